@@ -1,0 +1,53 @@
+"""The ``lecturekit`` command: one subcommand module per topic.
+
+Each module in :data:`SUBCOMMANDS` defines ``register(subparsers)``, which adds its parser and
+sets ``func`` (taking the parsed arguments and returning an exit code). Any
+:class:`~lecturekit.errors.LectureKitError` becomes a one-line message on stderr and exit code 2,
+never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from ..errors import LectureKitError
+
+#: subcommand modules, in the order ``lecturekit --help`` lists them
+SUBCOMMANDS = ["deps", "simulate", "schedule", "unroll", "modulo", "memory", "parallel"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="lecturekit",
+        description="Instruction scheduling and parallel training, computed: dependence graphs, "
+        "pipeline tables, schedules, loops, training memory.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in SUBCOMMANDS:
+        try:
+            module = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"{__name__}.{name}":
+                continue  # not built yet
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except LectureKitError as exc:
+        print(f"lecturekit {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,168 @@
+"""Evaluating a fixed order on resources: what in-order hardware (or a GPU running its op list)
+does with the order it is given.
+
+Each operation starts as early as its place in the order, its dependences, the issue width and
+its units allow, and never before the operation ahead of it in the same stream. For one stream
+this is the in-order pipeline of the lecture; the cycle-by-cycle simulator in
+:mod:`lecturekit.pipeline` must agree with it exactly. For several streams (one per GPU) it is how
+a pipeline-parallel schedule plays out; a cross-stream wait that can never be satisfied is a
+deadlock and is reported as such.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ..errors import DeadlockError, ScheduleError
+from .graph import Graph
+from .schedule import Schedule
+
+
+@dataclass(frozen=True)
+class Wait:
+    """Why an operation started later than order and issue width alone allowed.
+
+    ``cause`` is a dependence kind (RAW, WAR, WAW, CTRL, ...), ``"unit"`` (a busy unit) or
+    ``"start"`` (not delayed); ``on`` the register/unit; ``waits_for`` the operation waited on.
+    ``cycles`` is how many cycles it was held back.
+    """
+
+    cause: str
+    cycles: int = 0
+    on: str = ""
+    waits_for: int | None = None
+
+    def describe(self, graph: Graph) -> str:
+        if self.cycles == 0:
+            return "no stall"
+        if self.cause == "unit":
+            return f"{self.cycles} stall(s): unit {self.on} busy"
+        who = graph.label(self.waits_for) if self.waits_for is not None else "?"
+        via = f" on {self.on}" if self.on else ""
+        return f"{self.cycles} stall(s): {self.cause}{via}, waits for {who}"
+
+
+def _normalise(graph: Graph, order) -> dict[str, list[int]]:
+    if isinstance(order, Mapping):
+        streams = {str(k): list(v) for k, v in order.items()}
+    elif isinstance(order, Sequence) and not isinstance(order, str):
+        streams = {"main": list(order)}
+    else:
+        raise ScheduleError(f"an order is a list of operation indices, got {type(order).__name__}")
+    seen: Counter = Counter()
+    n = len(graph.ops)
+    for name, ops in streams.items():
+        for i in ops:
+            if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < n:
+                raise ScheduleError(f"order {name!r} names {i!r}, which is not an operation index 0..{n - 1}")
+            seen[i] += 1
+    twice = [graph.label(i) for i, c in seen.items() if c > 1]
+    if twice:
+        raise ScheduleError(f"the order lists {', '.join(twice)} more than once")
+    missing = [graph.label(i) for i in range(n) if i not in seen]
+    if missing:
+        raise ScheduleError(f"the order leaves out {', '.join(missing)}")
+    return streams
+
+
+def evaluate(graph: Graph, order, algorithm: str = "program-order") -> Schedule:
+    """Place ``order`` (a list of indices, or a mapping stream -> list) ASAP, in order.
+
+    Raises ScheduleError if a single order puts an operation before one it depends on, and
+    DeadlockError if several streams wait on each other forever.
+    """
+    streams = _normalise(graph, order)
+    if len(streams) == 1:
+        (only,) = streams.values()
+        pos = {op: k for k, op in enumerate(only)}
+        for e in graph.intra_edges():
+            if pos[e.dst] < pos[e.src]:
+                via = f" on {e.on}" if e.on else ""
+                raise ScheduleError(
+                    f"the order puts {graph.label(e.dst)} before {graph.label(e.src)}, but it "
+                    f"depends on it ({e.kind}{via})"
+                )
+    preds = {i: graph.preds(i) for i in range(len(graph.ops))}
+    start: dict[int, int] = {}
+    waits: dict[int, Wait] = {}
+    width_used: Counter = Counter()
+    unit_used: Counter = Counter()
+    heads = {name: 0 for name in streams}
+    last_start = {name: graph.earliest for name in streams}
+    issued: list[int] = []
+
+    def fits(i: int, t: int) -> str | None:
+        """None if ``i`` may start at ``t`` as far as width and units go, else the busy unit."""
+        if graph.issue_width is not None and width_used[t] >= graph.issue_width:
+            return "width"
+        for r in graph.ops[i].reservations:
+            for c in range(t + r.offset, t + r.offset + r.cycles):
+                if unit_used[(r.unit, c)] >= graph.units[r.unit]:
+                    return r.unit
+        return None
+
+    def earliest(i: int, stream: str) -> tuple[int, Wait]:
+        base = last_start[stream]
+        while fits(i, base) == "width":  # order and width alone
+            base += 1
+        t, wait = base, Wait("start")
+        for e in preds[i]:
+            if e.distance:
+                continue
+            ready = start[e.src] + e.latency
+            if ready > t:
+                t, wait = ready, Wait(e.kind, 0, e.on, e.src)
+        while (busy := fits(i, t)) is not None:
+            if busy != "width" and wait.cause in ("start", "unit"):
+                wait = Wait("unit", 0, busy)
+            t += 1
+        return t, Wait(wait.cause, t - base, wait.on, wait.waits_for) if t > base else Wait("start")
+
+    names = list(streams)
+    while any(heads[s] < len(streams[s]) for s in names):
+        best = None
+        for rank, s in enumerate(names):
+            if heads[s] >= len(streams[s]):
+                continue
+            i = streams[s][heads[s]]
+            if any(e.src not in start for e in preds[i] if not e.distance):
+                continue
+            t, wait = earliest(i, s)
+            if best is None or (t, rank) < (best[0], best[1]):
+                best = (t, rank, s, i, wait)
+        if best is None:
+            raise DeadlockError(_deadlock_message(graph, streams, heads, start, preds))
+        t, _rank, s, i, wait = best
+        start[i] = t
+        waits[i] = wait
+        issued.append(i)
+        heads[s] += 1
+        last_start[s] = t
+        width_used[t] += 1
+        for r in graph.ops[i].reservations:
+            for c in range(t + r.offset, t + r.offset + r.cycles):
+                unit_used[(r.unit, c)] += 1
+    n = len(graph.ops)
+    sched = Schedule(
+        graph,
+        [start[i] for i in range(n)],
+        algorithm=algorithm,
+        order=sorted(issued, key=lambda i: start[i]) if len(streams) > 1 else issued,
+    )
+    sched.reasons = [waits[i].describe(graph) for i in range(n)]
+    sched.info["waits"] = [waits[i] for i in range(n)]
+    sched.info["stalls"] = sum(waits[i].cycles for i in range(n))
+    return sched
+
+
+def _deadlock_message(graph, streams, heads, start, preds) -> str:
+    parts = []
+    for s, ops in streams.items():
+        if heads[s] >= len(ops):
+            continue
+        i = ops[heads[s]]
+        missing = [graph.label(e.src) for e in preds[i] if not e.distance and e.src not in start]
+        parts.append(f"{s} is stuck at {graph.label(i)}, waiting for {', '.join(missing)}")
+    return "deadlock: no stream can make progress: " + "; ".join(parts)

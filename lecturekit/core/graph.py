@@ -1,0 +1,151 @@
+"""The scheduling core's graph: operations competing for resources, joined by latency edges.
+
+The same structure holds a basic block on a pipelined machine (an operation per instruction, a
+unit per functional unit, an issue width) and a pipeline-parallel training step (an operation per
+forward or backward pass of a micro-batch on a device, a unit per device). That is the lecture's
+bridge between its two halves, and the reason there is one verifier and one evaluator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+
+from ..errors import ScheduleError
+
+
+@dataclass(frozen=True)
+class Reservation:
+    """An operation started at cycle t holds one slot of ``unit`` for cycles
+    ``t + offset`` .. ``t + offset + cycles - 1``."""
+
+    unit: str
+    offset: int = 0
+    cycles: int = 1
+
+
+@dataclass(frozen=True)
+class Operation:
+    """A node: ``name`` is a short label (``I3``, ``F2@1``), ``text`` the long one (the
+    instruction); it finishes ``tail`` cycles after it starts; ``kind`` is free-form (an
+    operation class, or F/B/W); ``stream`` names the in-order stream it belongs to, if any."""
+
+    name: str
+    text: str = ""
+    reservations: tuple[Reservation, ...] = ()
+    tail: int = 0
+    kind: str = ""
+    stream: str | None = None
+
+
+@dataclass(frozen=True)
+class Edge:
+    """``dst`` may start at the earliest ``latency`` cycles after ``src`` starts
+    (``latency - ii * distance`` in a loop whose iterations start every ``ii`` cycles).
+    ``kind`` is RAW/WAR/WAW/CTRL for instructions, free-form elsewhere; ``on`` names what the
+    dependence is through (a register, a memory operand, an activation)."""
+
+    src: int
+    dst: int
+    latency: int
+    kind: str = "DEP"
+    on: str = ""
+    distance: int = 0
+
+
+@dataclass
+class Graph:
+    """Operations, edges, resource capacities and an issue width (``None`` = unlimited).
+
+    ``earliest`` is the first cycle any operation may start. ``source`` keeps whatever the graph
+    was built from (a :class:`~lecturekit.deps.DependenceGraph`, a pipeline plan), for display.
+    """
+
+    ops: list[Operation]
+    edges: list[Edge] = field(default_factory=list)
+    units: dict[str, int] = field(default_factory=dict)
+    issue_width: int | None = None
+    earliest: int = 1
+    name: str = ""
+    source: Any = None
+
+    def __post_init__(self) -> None:
+        n = len(self.ops)
+        for e in self.edges:
+            if not (0 <= e.src < n and 0 <= e.dst < n):
+                raise ScheduleError(f"edge {e.src}->{e.dst} names an operation that does not exist")
+            if e.distance < 0:
+                raise ScheduleError(f"edge {self.label(e.src)}->{self.label(e.dst)}: negative distance")
+        for i, op in enumerate(self.ops):
+            for r in op.reservations:
+                if r.unit not in self.units:
+                    raise ScheduleError(
+                        f"operation {op.name} (index {i}) uses unit {r.unit!r}, which has no capacity; "
+                        f"units: {sorted(self.units)}"
+                    )
+        if self.issue_width is not None and self.issue_width < 1:
+            raise ScheduleError(f"issue width must be at least 1, got {self.issue_width}")
+
+    def __len__(self) -> int:
+        return len(self.ops)
+
+    def label(self, i: int) -> str:
+        return self.ops[i].name
+
+    def preds(self, i: int) -> list[Edge]:
+        return [e for e in self.edges if e.dst == i]
+
+    def succs(self, i: int) -> list[Edge]:
+        return [e for e in self.edges if e.src == i]
+
+    def intra_edges(self) -> list[Edge]:
+        """Edges within one iteration (distance 0): these must form a DAG."""
+        return [e for e in self.edges if e.distance == 0]
+
+    def delays(self) -> dict[tuple[int, int], int]:
+        """The binding latency per ordered pair (max over parallel edges), distance-0 edges only."""
+        d: dict[tuple[int, int], int] = {}
+        for e in self.intra_edges():
+            d[(e.src, e.dst)] = max(d.get((e.src, e.dst), e.latency), e.latency)
+        return d
+
+    def to_networkx(self, reduce: bool = False) -> nx.DiGraph:
+        """A DiGraph over operation indices with the binding ``latency`` and the list of
+        ``edges`` per pair. ``reduce=True`` keeps only the transitive reduction (for drawing)."""
+        g = nx.DiGraph()
+        for i, op in enumerate(self.ops):
+            g.add_node(i, name=op.name, text=op.text, kind=op.kind)
+        for e in self.intra_edges():
+            if g.has_edge(e.src, e.dst):
+                data = g.edges[e.src, e.dst]
+                data["edges"].append(e)
+                data["latency"] = max(data["latency"], e.latency)
+            else:
+                g.add_edge(e.src, e.dst, latency=e.latency, edges=[e])
+        if reduce:
+            if not nx.is_directed_acyclic_graph(g):
+                raise ScheduleError("the dependence graph has a cycle, so it has no reduction")
+            red = nx.transitive_reduction(g)
+            red.add_nodes_from(g.nodes(data=True))
+            red.add_edges_from((u, v, g.edges[u, v]) for u, v in red.edges)
+            return red
+        return g
+
+    def check_acyclic(self) -> None:
+        g = self.to_networkx()
+        try:
+            cycle = nx.find_cycle(g)
+        except nx.NetworkXNoCycle:
+            return
+        names = " -> ".join(self.label(u) for u, _ in cycle) + f" -> {self.label(cycle[0][0])}"
+        raise ScheduleError(f"dependences form a cycle: {names}")
+
+    def topological_order(self) -> list[int]:
+        """A topological order, smallest index first among the ready ones (program order)."""
+        self.check_acyclic()
+        return list(nx.lexicographical_topological_sort(self.to_networkx()))
+
+    def finish_of(self, i: int, start: int) -> int:
+        return start + self.ops[i].tail

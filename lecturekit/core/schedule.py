@@ -1,0 +1,60 @@
+"""A schedule: the cycle each operation starts in, and the figures derived from it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .graph import Graph
+
+
+@dataclass
+class Schedule:
+    """Start cycles for every operation of ``graph``.
+
+    ``order`` is the issue order (by start cycle; ties keep the order the algorithm gave).
+    ``ii`` is set for a modulo schedule (iterations start every ``ii`` cycles). ``info`` carries
+    algorithm-specific figures: ``lower_bound``, ``proven_optimal``, ``nodes``, ``seconds``, ...
+    ``reasons`` (optional) says, per operation, what set its start cycle.
+    """
+
+    graph: Graph
+    start: list[int]
+    algorithm: str = ""
+    order: list[int] = field(default_factory=list)
+    ii: int | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+    reasons: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.order:
+            self.order = sorted(range(len(self.start)), key=lambda i: (self.start[i], i))
+
+    @property
+    def finish(self) -> list[int]:
+        return [self.graph.finish_of(i, s) for i, s in enumerate(self.start)]
+
+    @property
+    def length(self) -> int:
+        """The cycle in which the last operation finishes (cycles count from 1)."""
+        return max(self.finish, default=0)
+
+    @property
+    def makespan(self) -> int:
+        """Cycles from the first start to the last finish, inclusive."""
+        if not self.start:
+            return 0
+        return self.length - min(self.start) + 1
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {
+            "algorithm": self.algorithm,
+            "order": list(self.order),
+            "issue": list(self.start),
+            "finish": list(self.finish),
+            "cycles": self.length,
+        }
+        if self.ii is not None:
+            d["ii"] = self.ii
+        d.update(self.info)
+        return d

@@ -1,0 +1,181 @@
+"""Dependence analysis: from a block of instructions to the dependence graph (a DAG).
+
+For every pair of instructions in program order we find
+
+* **RAW** (true dependence): the later one reads a register the earlier one wrote, and no
+  instruction in between wrote it again;
+* **WAR** (anti): the later one writes a register the earlier one read, and is the first write of
+  it after that read;
+* **WAW** (output): both write the register, with no write in between;
+
+and the same three through memory, for loads and stores. Two memory operands with the same base
+register (not redefined in between) and different offsets do not alias; anything else may alias
+and is kept as a dependence. A branch stays last: every earlier instruction gets a ``CTRL`` edge
+(latency 0) to it.
+
+Each edge's latency comes from the machine (:meth:`lecturekit.machine.Machine.latency`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import networkx as nx
+
+from .core.graph import Edge, Graph, Operation, Reservation
+from .isa import Instruction, Program, parse
+from .machine import Machine, get_machine
+
+
+def may_alias(program: Program, i: int, j: int) -> bool:
+    """Whether the memory operands of instructions ``i`` < ``j`` may refer to the same word."""
+    a, b = program[i].mem, program[j].mem
+    if a is None or b is None:
+        return False
+    if a.base != b.base:
+        return True
+    redefined = any(a.base in program[k].writes() for k in range(i, j))
+    if redefined:
+        return True
+    return a.offset == b.offset
+
+
+def register_dependences(program: Program) -> list[tuple[int, int, str, str]]:
+    """(src, dst, kind, register) for every register dependence, in program order."""
+    found = []
+    last_write: dict[str, int] = {}
+    reads_since_write: dict[str, list[int]] = {}
+    for j, ins in enumerate(program):
+        for reg in dict.fromkeys(ins.reads()):
+            if reg in last_write:
+                found.append((last_write[reg], j, "RAW", reg))
+        for reg in dict.fromkeys(ins.writes()):
+            for i in reads_since_write.get(reg, []):
+                if i != j:
+                    found.append((i, j, "WAR", reg))
+            if reg in last_write:
+                found.append((last_write[reg], j, "WAW", reg))
+        for reg in dict.fromkeys(ins.reads()):
+            reads_since_write.setdefault(reg, []).append(j)
+        for reg in ins.writes():
+            last_write[reg] = j
+            reads_since_write[reg] = []
+    return found
+
+
+def memory_dependences(program: Program) -> list[tuple[int, int, str, str]]:
+    """(src, dst, kind, operand) for every pair of memory accesses that may alias."""
+    found = []
+    mem_ops = [k for k, ins in enumerate(program) if ins.mem is not None]
+    for x, i in enumerate(mem_ops):
+        for j in mem_ops[x + 1 :]:
+            a, b = program[i], program[j]
+            if not (a.is_store or b.is_store) or not may_alias(program, i, j):
+                continue
+            kind = "WAW" if a.is_store and b.is_store else "RAW" if a.is_store else "WAR"
+            found.append((i, j, kind, f"mem {b.mem}" if a.mem == b.mem else f"mem {a.mem}~{b.mem}"))
+    return found
+
+
+@dataclass
+class DependenceGraph:
+    """A block, the machine it runs on, and every dependence with its latency."""
+
+    program: Program
+    machine: Machine
+    edges: list[Edge]
+    graph: Graph
+
+    @property
+    def instructions(self) -> list[Instruction]:
+        return self.program.instructions
+
+    def reduction(self) -> list[Edge]:
+        """The edges that remain in the transitive reduction (the ones worth drawing)."""
+        red = self.graph.to_networkx(reduce=True)
+        return [e for e in self.edges if red.has_edge(e.src, e.dst)]
+
+    def to_networkx(self, reduce: bool = False) -> nx.DiGraph:
+        return self.graph.to_networkx(reduce=reduce)
+
+    def critical_path(self) -> tuple[list[int], int]:
+        """The longest latency-weighted path (start to last finish): instructions and its length
+        in cycles from the first issue to the end of the block."""
+        g = self.graph
+        order = g.topological_order()
+        best: dict[int, tuple[int, int | None]] = {}
+        for v in order:
+            options = [(best[e.src][0] + e.latency, e.src) for e in g.preds(v) if not e.distance]
+            best[v] = max(options, default=(0, None))
+        end = max(range(len(order)), key=lambda v: best[v][0] + g.ops[v].tail, default=None)
+        if end is None:
+            return [], 0
+        length = best[end][0] + g.ops[end].tail + g.earliest
+        path = [end]
+        while best[path[-1]][1] is not None:
+            path.append(best[path[-1]][1])
+        return path[::-1], length
+
+    def to_dict(self) -> dict:
+        """The JSON contract of ``lecturekit deps``: machine, instructions, edges."""
+        m = self.machine
+        return {
+            "machine": {"name": m.name, "issue_width": m.issue_width, "units": dict(m.units)},
+            "instructions": [
+                {"index": k, "text": ins.text, "unit": m.timing(ins.op_class).unit}
+                for k, ins in enumerate(self.program)
+            ],
+            "edges": [
+                {"src": e.src, "dst": e.dst, "kind": e.kind, "on": e.on, "latency": e.latency}
+                for e in self.edges
+            ],
+        }
+
+
+def instruction_label(k: int) -> str:
+    """Instructions are named I1, I2, ... (1-based, as a lecturer numbers lines)."""
+    return f"I{k + 1}"
+
+
+def analyze(program: Program | str, machine: Machine | str | None = None) -> DependenceGraph:
+    """Dependence graph of ``program`` (text or parsed) on ``machine`` (preset, file, Machine)."""
+    if isinstance(program, str):
+        program = parse(program)
+    machine = get_machine(machine)
+    edges: list[Edge] = []
+    for src, dst, kind, reg in register_dependences(program):
+        lat = machine.latency(kind, program[src].op_class, program[dst].op_class)
+        edges.append(Edge(src, dst, lat, kind, reg))
+    for src, dst, kind, operand in memory_dependences(program):
+        lat = machine.latency(kind, program[src].op_class, program[dst].op_class, memory=True)
+        edges.append(Edge(src, dst, lat, kind, operand))
+    for j, ins in enumerate(program):
+        if ins.is_branch:
+            linked = {e.src for e in edges if e.dst == j}
+            edges.extend(Edge(i, j, 0, "CTRL", "branch") for i in range(j) if i not in linked)
+            for k in range(j + 1, len(program)):
+                edges.append(Edge(j, k, 1, "CTRL", "branch"))
+    edges.sort(key=lambda e: (e.src, e.dst, e.kind, e.on))
+    ops = []
+    for k, ins in enumerate(program):
+        unit, offset, cycles = machine.reservation(ins.op_class)
+        ops.append(
+            Operation(
+                name=instruction_label(k),
+                text=ins.text,
+                reservations=(Reservation(unit, offset, cycles),),
+                tail=machine.tail(ins.op_class),
+                kind=ins.op_class,
+            )
+        )
+    graph = Graph(
+        ops,
+        edges,
+        units=dict(machine.units),
+        issue_width=machine.issue_width,
+        earliest=machine.first_issue,
+        name=machine.name,
+    )
+    dg = DependenceGraph(program, machine, edges, graph)
+    graph.source = dg
+    return dg

@@ -1,0 +1,302 @@
+"""Cycle-by-cycle simulation of an in-order pipeline, as the lecture's stage tables show it.
+
+Every cycle, instructions move one stage forward, oldest first, as far as room allows. An
+instruction in the stage before the read stage issues (enters the read stage) only when the
+hardware's interlock lets it: the instructions ahead of it have issued, the issue width is not
+used up, every register it reads is available (written, or forwarded in time), its own write will
+land after any older write of the same register, memory accesses stay in order, and its
+functional unit will be free when it reaches the execute stage. Otherwise it waits, and the
+reason is recorded as a :class:`Stall`.
+
+The interlock looks at where the older instructions *are* in the pipeline (and how long they will
+stay), not at the dependence graph: the simulator is an independent way to the same figures as
+:func:`lecturekit.core.evaluate`, and the tests check that both always agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .core.schedule import Schedule
+from .deps import analyze, instruction_label, may_alias
+from .errors import ScheduleError
+from .isa import Program, parse
+from .machine import Machine, get_machine
+
+
+@dataclass(frozen=True)
+class Stall:
+    """In ``cycle``, instruction ``index`` could not issue because of ``cause``
+    (``RAW``, ``WAW``, ``memory`` or ``structural``) on ``on`` (a register, a memory operand or a
+    unit), waiting for instruction ``waits_for``."""
+
+    cycle: int
+    index: int
+    cause: str
+    on: str
+    waits_for: int | None
+
+    def describe(self) -> str:
+        who = f" for {instruction_label(self.waits_for)}" if self.waits_for is not None else ""
+        return f"cycle {self.cycle}: {instruction_label(self.index)} stalls ({self.cause} on {self.on}){who}"
+
+
+@dataclass
+class Snapshot:
+    """The pipeline during one cycle: which instructions are in which stage, what issued, who
+    stalled (and who waited behind a stalled instruction)."""
+
+    cycle: int
+    stages: dict[str, list[int]]
+    issued: list[int]
+    stalls: list[Stall]
+    blocked: list[int]
+    retired: list[int]
+
+
+@dataclass
+class SimResult:
+    """Everything the simulation saw. Instructions are identified by their program index."""
+
+    program: Program
+    machine: Machine
+    order: list[int]
+    issue: dict[int, int]
+    finish: dict[int, int]
+    where: dict[int, dict[int, str]]
+    stalls: list[Stall]
+    snapshots: list[Snapshot] = field(default_factory=list)
+
+    @property
+    def cycles(self) -> int:
+        """The cycle in which the last instruction leaves the last stage."""
+        return max(self.finish.values(), default=0)
+
+    def stall_counts(self) -> dict[str, int]:
+        """Stall cycles per cause."""
+        counts: dict[str, int] = {}
+        for s in self.stalls:
+            counts[s.cause] = counts.get(s.cause, 0) + 1
+        return counts
+
+    def stage_table(self) -> list[dict[str, list[int]]]:
+        """Cycles × stages, as on the slides: row c-1 maps each stage to the instructions in it."""
+        return [snap.stages for snap in self.snapshots]
+
+    def instruction_table(self) -> list[list[str]]:
+        """Instructions (in issue order) × cycles: the stage each is in, '' when not in the pipe."""
+        return [
+            [self.where[k].get(c, "") for c in range(1, self.cycles + 1)] for k in self.order
+        ]
+
+    def to_schedule(self) -> Schedule:
+        n = len(self.program)
+        graph = analyze(self.program, self.machine).graph
+        s = Schedule(graph, [self.issue[k] for k in range(n)], "program-order", list(self.order))
+        s.info["stalls"] = len(self.stalls)
+        return s
+
+    def to_dict(self) -> dict:
+        """The ``schedule`` part of ``lecturekit simulate --json``."""
+        n = len(self.program)
+        return {
+            "algorithm": "program-order" if self.order == list(range(n)) else "given-order",
+            "order": list(self.order),
+            "issue": [self.issue[k] for k in range(n)],
+            "finish": [self.finish[k] for k in range(n)],
+            "cycles": self.cycles,
+            "stalls": [
+                {
+                    "cycle": s.cycle,
+                    "index": s.index,
+                    "cause": s.cause,
+                    "on": s.on,
+                    "waits_for": s.waits_for,
+                }
+                for s in self.stalls
+            ],
+        }
+
+
+class _InFlight:
+    """One instruction's position: stage index and cycles left in that stage."""
+
+    def __init__(self, index: int, cls: str):
+        self.index = index
+        self.cls = cls
+        self.stage = -1  # not fetched yet
+        self.left = 0
+
+
+def simulate(
+    program: Program | str,
+    machine: Machine | str | None = None,
+    order: list[int] | None = None,
+    max_cycles: int | None = None,
+) -> SimResult:
+    """Run ``program`` (instructions in ``order``, default program order) through ``machine``.
+
+    ``order`` must respect the dependences (it is an order a compiler could emit); a reordering
+    that breaks one raises ScheduleError naming it.
+    """
+    if isinstance(program, str):
+        program = parse(program)
+    m = get_machine(machine)
+    n = len(program)
+    order = list(range(n)) if order is None else list(order)
+    if sorted(order) != list(range(n)):
+        raise ScheduleError(f"order must list each instruction index 0..{n - 1} once, got {order}")
+    _check_order(program, m, order)
+
+    stages = m.stages
+    r, x = m.index(m.read_stage), m.index(m.execute_stage)
+    w = m.index(m.write_stage)
+    mem_stage = m.index(m.memory_stage or m.execute_stage)
+    width = m.issue_width
+    seq = [_InFlight(k, program[k].op_class) for k in order]
+    rank = {k: pos for pos, k in enumerate(order)}
+
+    def stay(f: _InFlight, j: int) -> int:
+        return m.timing(f.cls).execute_cycles if j == x else 1
+
+    def done_at(f: _InFlight, j: int, c: int) -> int:
+        """The last cycle ``f`` spends in stage ``j``, seen from cycle ``c`` (past if done)."""
+        if f.stage > j:
+            return -1
+        t = c + f.left - 1
+        for s in range(f.stage + 1, j + 1):
+            t += stay(f, s)
+        return t
+
+    def fresh_done(f: _InFlight, j: int, c: int) -> int:
+        """Like done_at, for an instruction that would enter the read stage in cycle c."""
+        t = c - 1
+        for s in range(r, j + 1):
+            t += stay(f, s)
+        return t
+
+    def unit_window(f: _InFlight, c: int) -> tuple[str, int, int]:
+        t = m.timing(f.cls)
+        end = done_at(f, x, c) if f.stage >= r else fresh_done(f, x, c)
+        begin = end - t.execute_cycles + 1
+        return t.unit, begin, begin if t.pipelined else end
+
+    def hazard(f: _InFlight, pos: int, c: int) -> Stall | None:
+        ins = program[f.index]
+        older = seq[:pos]
+        for reg in ins.reads():
+            writer = next((p for p in reversed(older) if reg in program[p.index].writes()), None)
+            if writer is None or writer.stage >= len(stages):
+                continue
+            written = done_at(writer, w, c)
+            ok = written < c or (m.same_cycle_read and written <= c)
+            if not ok and m.forwarding:
+                result = m.index(m.timing(writer.cls).result_stage or m.execute_stage)
+                ok = done_at(writer, result, c) <= c + (x - r) - 1
+            if not ok:
+                return Stall(c, f.index, "RAW", reg, writer.index)
+        for reg in ins.writes():
+            writer = next((p for p in reversed(older) if reg in program[p.index].writes()), None)
+            if writer is not None and writer.stage < len(stages):
+                if fresh_done(f, w, c) <= done_at(writer, w, c):
+                    return Stall(c, f.index, "WAW", reg, writer.index)
+        if ins.mem is not None:
+            mine = fresh_done(f, mem_stage, c)
+            for p in reversed(older):
+                other = program[p.index]
+                if other.mem is None or not (ins.is_store or other.is_store):
+                    continue
+                lo, hi = sorted((p.index, f.index))
+                if p.stage < len(stages) and may_alias(program, lo, hi):
+                    if mine <= done_at(p, mem_stage, c):
+                        return Stall(c, f.index, "memory", f"mem {other.mem}", p.index)
+        unit, begin, end = unit_window(f, c)
+        capacity = m.units[unit]
+        for t in range(begin, end + 1):
+            users = [
+                p
+                for p in older
+                if r <= p.stage < len(stages)
+                and unit_window(p, c)[0] == unit
+                and unit_window(p, c)[1] <= t <= unit_window(p, c)[2]
+            ]
+            if len(users) >= capacity:
+                return Stall(c, f.index, "structural", f"unit {unit}", users[-1].index)
+        return None
+
+    issue: dict[int, int] = {}
+    finish: dict[int, int] = {}
+    where: dict[int, dict[int, str]] = {k: {} for k in order}
+    stalls: list[Stall] = []
+    snapshots: list[Snapshot] = []
+    limit = max_cycles or 50 + n * (len(stages) + 4 + max(t.execute_cycles for t in m.ops.values()) * 3)
+    c = 0
+    while len(finish) < n:
+        c += 1
+        if c > limit:
+            raise ScheduleError(f"simulation did not finish within {limit} cycles")
+        occupancy = [0] * len(stages)
+        issued_now: list[int] = []
+        stalled_now: list[Stall] = []
+        blocked_now: list[int] = []
+        retired_now: list[int] = []
+        for pos, f in enumerate(seq):
+            if f.stage >= len(stages):
+                continue
+            if f.stage >= r:  # issued: flows on, no more waiting
+                if f.left > 1:
+                    f.left -= 1
+                elif f.stage + 1 == len(stages):
+                    f.stage = len(stages)
+                    finish[f.index] = c - 1
+                    retired_now.append(f.index)
+                    continue
+                else:
+                    f.stage += 1
+                    f.left = stay(f, f.stage)
+            elif f.stage == r - 1 or (r == 0 and f.stage == -1):
+                ahead_issued = pos == 0 or seq[pos - 1].stage >= r
+                if not ahead_issued or len(issued_now) >= width:
+                    blocked_now.append(f.index)
+                else:
+                    stall = hazard(f, pos, c)
+                    if stall is None:
+                        f.stage, f.left = r, stay(f, r)
+                        issue[f.index] = c
+                        issued_now.append(f.index)
+                    else:
+                        stalled_now.append(stall)
+            else:  # front end: move up if the next stage has room
+                ahead_fetched = pos == 0 or seq[pos - 1].stage > f.stage
+                if ahead_fetched and occupancy[f.stage + 1] < width:
+                    f.stage += 1
+            if 0 <= f.stage < len(stages):
+                occupancy[f.stage] += 1
+                where[f.index][c] = stages[f.stage]
+        if len(finish) == n and not any(where[k].get(c) for k in order):
+            c -= 1  # nothing happened in this cycle: the block ended in the previous one
+            break
+        stalls.extend(stalled_now)
+        snapshots.append(
+            Snapshot(
+                cycle=c,
+                stages={s: [f.index for f in seq if f.stage == j] for j, s in enumerate(stages)},
+                issued=issued_now,
+                stalls=stalled_now,
+                blocked=blocked_now,
+                retired=retired_now,
+            )
+        )
+    while snapshots and snapshots[-1].cycle > max(finish.values(), default=0):
+        snapshots.pop()
+    return SimResult(program, m, order, issue, finish, where, stalls, snapshots)
+
+
+def _check_order(program: Program, machine: Machine, order: list[int]) -> None:
+    position = {k: i for i, k in enumerate(order)}
+    for e in analyze(program, machine).edges:
+        if position[e.dst] < position[e.src]:
+            raise ScheduleError(
+                f"the order puts {instruction_label(e.dst)} before {instruction_label(e.src)}, "
+                f"but it depends on it ({e.kind} on {e.on})"
+            )

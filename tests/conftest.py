@@ -1,0 +1,16 @@
+"""Shared test settings: headless matplotlib, and the lecture's example blocks."""
+
+import os
+
+import pytest
+
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+THREE_ADDS = "add $t2, $t0, $t1\nadd $t5, $t3, $t4\nadd $t8, $t6, $t7\n"
+FOUR_ADDS = "add $t2, $t0, $t1\nadd $t4, $t3, $t2\nadd $t7, $t5, $t6\nadd $t0, $t0, $t7\n"
+SIX_BLOCK = "t0 = t1 + t2\nt1 = t0 + t1\nt3 = t2 + t4\nt0 = t1 + t2\nt5 = t3 + t4\nt6 = t2 + t7\n"
+
+
+@pytest.fixture
+def six_block():
+    return SIX_BLOCK
