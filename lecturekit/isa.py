@@ -279,7 +279,9 @@ class _Line:
             if tok is not None and tok[0].startswith("$") and _INT_RE.match(tok[0][1:]):
                 return tok[0][1:]
             self.pos = start
-            raise self.error(f"expected a register for {role} (like $t0 or t0), found {self._found()}")
+            raise self.error(
+                f"expected a register for {role} (like $t0 or t0), found {self._found()}"
+            )
         return tok[0].lstrip("$")
 
     def integer(self, role: str) -> int:
@@ -504,7 +506,9 @@ def _parse_tac(cur: _Line) -> Instruction:
     cur.skip_ws()
     op = cur.token(r"[-+*/&|^<]")
     if op is None:
-        raise cur.error(f"expected an operator (+ - * / & | ^ <) or end of line, found {cur._found()}")
+        raise cur.error(
+            f"expected an operator (+ - * / & | ^ <) or end of line, found {cur._found()}"
+        )
     kind2, b = cur.operand("the second operand")
     reg_op, imm_op = TAC_OPERATORS[op[0]]
     if kind1 == "reg" and kind2 == "reg":
@@ -513,5 +517,8 @@ def _parse_tac(cur: _Line) -> Instruction:
         return Instruction(imm_op, (dest,), (a,), imm=b, notation="tac")
     if kind1 == "imm" and kind2 == "reg" and op[0] in "+*&|^":
         return Instruction(imm_op, (dest,), (b,), imm=a, notation="tac")
-    raise cur.error("at least one operand must be a register (and a constant may only be "
-                    "the second operand of - / <)", op[1])
+    raise cur.error(
+        "at least one operand must be a register (and a constant may only be "
+        "the second operand of - / <)",
+        op[1],
+    )

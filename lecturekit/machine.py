@@ -112,7 +112,7 @@ class Machine:
         raise MachineError(f"stage {stage!r} is not at or after the read stage of {self.name!r}")
 
     def tail(self, op_class: str) -> int:
-        """Cycles from issue to the cycle the operation leaves the last stage (finish = issue + tail)."""
+        """Cycles from issue to the cycle it leaves the last stage (finish = issue + tail)."""
         return self.offset_done(op_class, self.stages[-1])
 
     def write_offset(self, op_class: str) -> int:
@@ -188,7 +188,9 @@ def describe(machine: Machine) -> str:
 def _all_ops(unit_of: dict[str, str], cycles: dict[str, int], **extra) -> dict[str, OpTiming]:
     ops = {}
     for cls in OP_CLASSES:
-        ops[cls] = OpTiming(unit=unit_of.get(cls, unit_of["alu"]), execute_cycles=cycles.get(cls, 1))
+        ops[cls] = OpTiming(
+            unit=unit_of.get(cls, unit_of["alu"]), execute_cycles=cycles.get(cls, 1)
+        )
     for cls, kw in extra.items():
         ops[cls] = replace(ops[cls], **kw)
     return ops
@@ -264,7 +266,8 @@ def preset(name: str) -> Machine:
         return PRESETS[name]()
     except KeyError:
         raise MachineError(
-            f"unknown machine {name!r}; presets are {', '.join(PRESETS)} (or give a .toml/.json file)"
+            f"unknown machine {name!r}; presets are {', '.join(PRESETS)} "
+            "(or give a .toml/.json file)"
         ) from None
 
 
@@ -355,7 +358,9 @@ def machine_from_dict(data: dict, source: str = "machine") -> Machine:
     for cls, spec in data.get("ops", {}).items():
         where = f"{source}: ops.{cls}"
         if cls not in OP_CLASSES:
-            raise MachineError(f"{where}: unknown operation class; classes: {', '.join(OP_CLASSES)}")
+            raise MachineError(
+                f"{where}: unknown operation class; classes: {', '.join(OP_CLASSES)}"
+            )
         if not isinstance(spec, dict):
             raise MachineError(f"{where}: expected a table with unit, execute_cycles, ...")
         for k, v in spec.items():
@@ -374,8 +379,11 @@ def machine_from_dict(data: dict, source: str = "machine") -> Machine:
         for cls in OP_CLASSES:
             ops.setdefault(cls, ops["alu"])
     fields["ops"] = ops
-    missing = [k for k in ("name", "stages", "read_stage", "execute_stage", "write_stage")
-               if k not in fields]
+    missing = [
+        k
+        for k in ("name", "stages", "read_stage", "execute_stage", "write_stage")
+        if k not in fields
+    ]
     if missing:
         raise MachineError(f"{source}: missing field(s) {', '.join(missing)}")
     if "ops" not in data and base is None:
@@ -394,7 +402,9 @@ def validate(m: Machine, source: str | None = None) -> None:
     for key in ("read_stage", "execute_stage", "write_stage", "memory_stage"):
         stage = getattr(m, key)
         if stage is not None and stage not in m.stages:
-            raise MachineError(f"{where}: {key} {stage!r} is not one of the stages {list(m.stages)}")
+            raise MachineError(
+                f"{where}: {key} {stage!r} is not one of the stages {list(m.stages)}"
+            )
     r, x, w = m.index(m.read_stage), m.index(m.execute_stage), m.index(m.write_stage)
     if not r <= x <= w:
         raise MachineError(
@@ -419,7 +429,9 @@ def validate(m: Machine, source: str | None = None) -> None:
             raise MachineError(f"{where}: ops.{cls}.execute_cycles must be at least 1")
         if t.result_stage is not None:
             if t.result_stage not in m.stages:
-                raise MachineError(f"{where}: ops.{cls}.result_stage {t.result_stage!r} is no stage")
+                raise MachineError(
+                    f"{where}: ops.{cls}.result_stage {t.result_stage!r} is no stage"
+                )
             if not x <= m.index(t.result_stage) <= w:
                 raise MachineError(
                     f"{where}: ops.{cls}.result_stage must lie between execute and write stages"

@@ -38,7 +38,8 @@ class Stall:
 
     def describe(self) -> str:
         who = f" for {instruction_label(self.waits_for)}" if self.waits_for is not None else ""
-        return f"cycle {self.cycle}: {instruction_label(self.index)} stalls ({self.cause} on {self.on}){who}"
+        label = instruction_label(self.index)
+        return f"cycle {self.cycle}: {label} stalls ({self.cause} on {self.on}){who}"
 
 
 @dataclass
@@ -85,9 +86,7 @@ class SimResult:
 
     def instruction_table(self) -> list[list[str]]:
         """Instructions (in issue order) × cycles: the stage each is in, '' when not in the pipe."""
-        return [
-            [self.where[k].get(c, "") for c in range(1, self.cycles + 1)] for k in self.order
-        ]
+        return [[self.where[k].get(c, "") for c in range(1, self.cycles + 1)] for k in self.order]
 
     def to_schedule(self) -> Schedule:
         n = len(self.program)
@@ -154,7 +153,6 @@ def simulate(
     mem_stage = m.index(m.memory_stage or m.execute_stage)
     width = m.issue_width
     seq = [_InFlight(k, program[k].op_class) for k in order]
-    rank = {k: pos for pos, k in enumerate(order)}
 
     def stay(f: _InFlight, j: int) -> int:
         return m.timing(f.cls).execute_cycles if j == x else 1
@@ -229,7 +227,9 @@ def simulate(
     where: dict[int, dict[int, str]] = {k: {} for k in order}
     stalls: list[Stall] = []
     snapshots: list[Snapshot] = []
-    limit = max_cycles or 50 + n * (len(stages) + 4 + max(t.execute_cycles for t in m.ops.values()) * 3)
+    limit = max_cycles or 50 + n * (
+        len(stages) + 4 + max(t.execute_cycles for t in m.ops.values()) * 3
+    )
     c = 0
     while len(finish) < n:
         c += 1

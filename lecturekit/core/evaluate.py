@@ -56,7 +56,9 @@ def _normalise(graph: Graph, order) -> dict[str, list[int]]:
     for name, ops in streams.items():
         for i in ops:
             if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < n:
-                raise ScheduleError(f"order {name!r} names {i!r}, which is not an operation index 0..{n - 1}")
+                raise ScheduleError(
+                    f"order {name!r} names {i!r}, which is not an operation index 0..{n - 1}"
+                )
             seen[i] += 1
     twice = [graph.label(i) for i, c in seen.items() if c > 1]
     if twice:

@@ -77,14 +77,22 @@ class Graph:
             if not (0 <= e.src < n and 0 <= e.dst < n):
                 raise ScheduleError(f"edge {e.src}->{e.dst} names an operation that does not exist")
             if e.distance < 0:
-                raise ScheduleError(f"edge {self.label(e.src)}->{self.label(e.dst)}: negative distance")
+                raise ScheduleError(
+                    f"edge {self.label(e.src)}->{self.label(e.dst)}: negative distance"
+                )
         for i, op in enumerate(self.ops):
             for r in op.reservations:
                 if r.unit not in self.units:
                     raise ScheduleError(
-                        f"operation {op.name} (index {i}) uses unit {r.unit!r}, which has no capacity; "
+                        f"operation {op.name} (index {i}) uses unit {r.unit!r}, which has no "
+                        "capacity; "
                         f"units: {sorted(self.units)}"
                     )
+        for unit, count in self.units.items():
+            if not isinstance(count, int) or count < 1:
+                raise ScheduleError(
+                    f"unit {unit!r} must have a capacity of at least 1, got {count!r}"
+                )
         if self.issue_width is not None and self.issue_width < 1:
             raise ScheduleError(f"issue width must be at least 1, got {self.issue_width}")
 

@@ -82,7 +82,7 @@ def is_legal(graph: Graph, start: list[int] | Schedule, ii: int | None = None) -
 
 
 def verify(graph: Graph, schedule: list[int] | Schedule, ii: int | None = None) -> Schedule | list:
-    """Return ``schedule`` unchanged if legal; otherwise raise ScheduleError listing every problem."""
+    """Return ``schedule`` if legal; otherwise raise ScheduleError listing every problem."""
     problems = violations(graph, schedule, ii)
     if problems:
         raise ScheduleError("illegal schedule:\n  " + "\n  ".join(problems))

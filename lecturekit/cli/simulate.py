@@ -1,0 +1,79 @@
+"""``lecturekit simulate FILE``: the pipeline table of a block run in order, with every stall."""
+
+from __future__ import annotations
+
+from ..deps import analyze, instruction_label
+from ..errors import LectureKitError
+from ..pipeline import simulate
+from .common import add_block_arguments, format_table, load_block, print_json
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "simulate",
+        help="cycle-by-cycle pipeline table of a block, stalls and their causes",
+        description="Run a block through an in-order pipeline, cycle by cycle.",
+    )
+    add_block_arguments(p)
+    p.add_argument(
+        "--order",
+        metavar="I,J,...",
+        help="issue the instructions in this order (1-based numbers, e.g. 1,3,2,4)",
+    )
+    p.add_argument("--forwarding", choices=["on", "off"], help="override the machine's forwarding")
+    p.add_argument(
+        "--view",
+        choices=["stages", "timeline", "both"],
+        default="both",
+        help="cycles × stages (as on the slides), an instructions × cycles timeline, or both",
+    )
+    p.set_defaults(func=run)
+
+
+def parse_order(text: str | None, n: int) -> list[int] | None:
+    if text is None:
+        return None
+    try:
+        order = [int(part) - 1 for part in text.replace(" ", "").split(",") if part]
+    except ValueError:
+        raise LectureKitError(
+            f"--order takes comma-separated instruction numbers, got {text!r}"
+        ) from None
+    if sorted(order) != list(range(n)):
+        raise LectureKitError(f"--order must list each of the instructions 1..{n} exactly once")
+    return order
+
+
+def run(args) -> int:
+    from ..viz.text import stage_table_text, timeline_text
+
+    program, machine = load_block(args)
+    if args.forwarding:
+        machine = machine.with_options(forwarding=args.forwarding == "on")
+    order = parse_order(args.order, len(program))
+    sim = simulate(program, machine, order)
+    if args.json:
+        data = analyze(program, machine).to_dict()
+        data["schedule"] = sim.to_dict()
+        print_json(data)
+        return 0
+    print(f"machine: {machine.name} ({machine.description})")
+    if args.view in ("stages", "both"):
+        print()
+        print(stage_table_text(sim))
+    if args.view in ("timeline", "both"):
+        print()
+        print(timeline_text(sim))
+    print()
+    rows = [[instruction_label(k), program[k].text, sim.issue[k], sim.finish[k]] for k in sim.order]
+    print(format_table(["instr", "text", "issue", "finish"], rows))
+    print()
+    if sim.stalls:
+        for s in sim.stalls:
+            print(s.describe())
+        counts = ", ".join(f"{n} {cause}" for cause, n in sim.stall_counts().items())
+        print(f"{len(sim.stalls)} stall cycle(s): {counts}")
+    else:
+        print("no stalls")
+    print(f"{sim.cycles} cycles")
+    return 0
