@@ -370,7 +370,6 @@ def parse_instruction(text: str) -> Instruction:
 
 
 def _parse_instruction(cur: _Line) -> Instruction:
-    start = cur.pos
     rest = cur.text[cur.pos :]
     text = rest.strip()
     if re.search(r"(?<![=!<>])=(?!=)", rest) or re.match(r"\s*(if|goto)\b", rest):
@@ -378,7 +377,6 @@ def _parse_instruction(cur: _Line) -> Instruction:
     else:
         ins = _parse_mips(cur)
     cur.end()
-    del start
     return Instruction(**{**ins.__dict__, "text": text})
 
 
@@ -400,11 +398,13 @@ def _parse_mips(cur: _Line) -> Instruction:
         comma()
         a = cur.register("the first source")
         comma()
+        cur.skip_ws()
+        at_b = cur.pos
         kind, b = cur.operand("the second source")
         if kind == "imm":
             imm_op = {"add": "addi", "sub": "subi", "mul": "muli", "div": "divi"}.get(opcode)
             if imm_op is None:
-                raise cur.error(f"{opcode} takes a register as its second source, not {b}")
+                raise cur.error(f"{opcode} takes a register as its second source, not {b}", at_b)
             return Instruction(imm_op, (d,), (a,), imm=b)
         return Instruction(opcode, (d,), (a, b))
     if fmt == "rri":
