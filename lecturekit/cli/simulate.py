@@ -45,8 +45,6 @@ def parse_order(text: str | None, n: int) -> list[int] | None:
 
 
 def run(args) -> int:
-    from ..viz.text import stage_table_text, timeline_text
-
     program, machine = load_block(args)
     if args.forwarding:
         machine = machine.with_options(forwarding=args.forwarding == "on")
@@ -57,6 +55,8 @@ def run(args) -> int:
         data["schedule"] = sim.to_dict()
         print_json(data)
         return 0
+    from ..viz.text import stage_table_text, timeline_text
+
     print(f"machine: {machine.name} ({machine.description})")
     if args.view in ("stages", "both"):
         print()
