@@ -15,7 +15,17 @@ import sys
 from ..errors import LectureKitError
 
 #: subcommand modules, in the order ``lecturekit --help`` lists them
-SUBCOMMANDS = ["deps", "simulate", "schedule", "unroll", "modulo", "memory", "parallel"]
+SUBCOMMANDS = [
+    "deps",
+    "simulate",
+    "schedule",
+    "unroll",
+    "modulo",
+    "memory",
+    "parallel",
+    "assign",
+    "grade",
+]
 
 
 def build_parser() -> argparse.ArgumentParser:
