@@ -193,8 +193,9 @@ def run_one(
             result["errors"] += bool(errors)
         graded = json.loads(json.dumps(_tests_of(autograder)))
         for name in graded:
+            scratch_tests.mkdir(parents=True, exist_ok=True)  # a submission may have deleted it
             fresh = scratch_tests / autograder.name
-            shutil.copyfile(autograder, fresh)  # a submission may have deleted it
+            shutil.copyfile(autograder, fresh)
             check = nbformat.v4.new_code_cell(_check_code(str(fresh), name))
             nb.cells.append(check)
             client.timeout = question_timeout
