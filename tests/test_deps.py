@@ -75,5 +75,9 @@ def test_json_contract_fields(machine):
     d = analyze("lw $t0, 0($s1)\nadd $t1, $t0, $t2", machine).to_dict()
     assert set(d) == {"machine", "instructions", "edges"}
     assert set(d["machine"]) == {"name", "issue_width", "units"}
-    assert d["instructions"][0] == {"index": 0, "text": "lw $t0, 0($s1)", "unit": d["instructions"][0]["unit"]}
+    assert d["instructions"][0] == {
+        "index": 0,
+        "text": "lw $t0, 0($s1)",
+        "unit": d["instructions"][0]["unit"],
+    }
     assert set(d["edges"][0]) == {"src", "dst", "kind", "on", "latency"}
