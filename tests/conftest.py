@@ -1,10 +1,11 @@
 """Shared test settings: headless matplotlib, and the lecture's example blocks."""
 
-import os
-
+import matplotlib
 import pytest
 
-os.environ.setdefault("MPLBACKEND", "Agg")
+# Headless drawing in this process only: setting MPLBACKEND in the environment would reach the
+# notebook kernels nbval starts, and their figures would silently disappear.
+matplotlib.use("Agg")
 
 THREE_ADDS = "add $t2, $t0, $t1\nadd $t5, $t3, $t4\nadd $t8, $t6, $t7\n"
 FOUR_ADDS = "add $t2, $t0, $t1\nadd $t4, $t3, $t2\nadd $t7, $t5, $t6\nadd $t0, $t0, $t7\n"
@@ -14,3 +15,11 @@ SIX_BLOCK = "t0 = t1 + t2\nt1 = t0 + t1\nt3 = t2 + t4\nt0 = t1 + t2\nt5 = t3 + t
 @pytest.fixture
 def six_block():
     return SIX_BLOCK
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "browser: runs the chapters in JupyterLab in headless Chromium (deselect with "
+        "-m 'not browser')",
+    )

@@ -1,0 +1,187 @@
+"""A step-through explorer of all-reduce traces (the ring by default).
+
+Play / ``◀ back`` / ``step ▶`` buttons and a slider (the shared
+:class:`~lecturekit.widgets.common.Stepper`) move through the steps of a
+:class:`~lecturekit.llm.collectives.CollectiveTrace`; a table shows every rank's chunks (what
+they contain and their values) and which chunk just moved where. The widget only *reads* the
+trace; the algorithm lives in :mod:`lecturekit.llm.collectives`.
+
+Any error inside a callback is shown in the widget in red; the kernel never sees it.
+ipywidgets is imported when a stepper is built, not when this module is imported::
+
+    from lecturekit.widgets.collectives import ring_all_reduce_stepper
+    ring_all_reduce_stepper(p=4)      # four ranks, one random integer per chunk
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+
+from ..errors import ConfigError
+from ..llm.collectives import CollectiveTrace, all_reduce_trace, cell_label, chunk_name
+
+_ADD = "#fdd0a2"  # received and added this step
+_COPY = "#c7e9c0"  # received and copied this step
+_FULL = "#9ecae1"  # holds the complete sum
+
+
+def _html_stepper_class():
+    """:class:`~lecturekit.widgets.common.Stepper`, drawing without ``with output:``.
+
+    Our render writes the ``Output`` widget's ``outputs`` directly (``show_text``), so it needs
+    no output capture. Capturing inside ``hold_sync()``, as ``Stepper`` does, sends the kernel's
+    ``msg_id`` reset without the matching set, which ``nbclient`` (``jupyter nbconvert
+    --execute``) cannot handle (``AttributeError: 'OutputWidget' object has no attribute
+    'msg_id'``)."""
+    from .common import Stepper
+
+    class HTMLStepper(Stepper):
+        def _render_into_output(self, i: int) -> None:
+            self.caption.value = self.render(i) or ""
+
+    return HTMLStepper
+
+
+class CollectiveStepper:
+    """Step through an all-reduce trace, built on :class:`lecturekit.widgets.common.Stepper`.
+
+    State ``k`` is the buffers after step ``k`` (``k = 0``: before the first step). Attributes:
+    ``widget`` (the box to display), ``stepper`` (the underlying Stepper: ``step_button``,
+    ``back_button``, ``slider``, ``caption``, ``error``, ``output``), ``trace``."""
+
+    def __init__(self, trace: CollectiveTrace):
+        if not isinstance(trace, CollectiveTrace):
+            raise ConfigError(
+                f"CollectiveStepper: expected a CollectiveTrace, got {type(trace).__name__}"
+            )
+        self.trace = trace
+        self.stepper = None  # Stepper draws state 0 while being built; we draw it just after
+        self.stepper = _html_stepper_class()(
+            len(trace.steps) + 1,
+            self._render,
+            title=f"{trace.algorithm} all-reduce on p={trace.p} ranks",
+            step_name="state",
+        )
+        self.widget = self.stepper.widget
+        self.stepper.redraw()
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    @property
+    def index(self) -> int:
+        """The state shown (0 = before the first step)."""
+        return self.stepper.index
+
+    def _render(self, k: int) -> str | None:
+        from .common import show_text
+
+        if self.stepper is None:
+            return None
+        show_text(self.stepper.output, self.table_text(k), html_text=self._table_html(k))
+        return self.caption_html(k)
+
+    # -- what is shown (plain functions of the trace) ----------------------------------------
+    def caption_html(self, k: int) -> str:
+        """One line: which step, which phase, who sends which chunk to whom."""
+        t = self.trace
+        if k == 0:
+            return f"step 0 of {len(t.steps)}: every rank holds only its own data"
+        step = t.steps[k - 1]
+        moves = "; ".join(
+            f"rank {m.src} → rank {m.dst}: "
+            + ",".join(chunk_name(c) for c in m.chunks)
+            + f" ({m.nbytes} B, {m.combine})"
+            for m in step.transfers
+        )
+        return f"step {k} of {len(t.steps)} ({html.escape(step.phase)}): {html.escape(moves)}"
+
+    def table_text(self, k: int) -> str:
+        """The buffers after step ``k`` as text, one line per rank."""
+        t = self.trace
+        contrib, buffers = t.contributors_at(k), t.buffers_at(k)
+        lines = []
+        for r in range(t.p):
+            cells = []
+            for c in range(t.p):
+                lo, hi = t.bounds[c]
+                vals = " ".join(f"{v:g}" for v in np.asarray(buffers[r][lo:hi]))
+                cells.append(f"{cell_label(c, contrib[r][c], t.p)}=[{vals}]")
+            lines.append(f"rank {r}: " + "  ".join(cells))
+        return "\n".join(lines)
+
+    def _table_html(self, k: int) -> str:
+        t = self.trace
+        contrib = t.contributors_at(k)
+        buffers = t.buffers_at(k)
+        received = {}
+        if k > 0:
+            for m in t.steps[k - 1].transfers:
+                for c in m.chunks:
+                    received[(m.dst, c)] = m.combine
+        cell = "border:1px solid #999;padding:2px 6px;text-align:center;font-family:monospace"
+        header = "".join(f'<th style="{cell}">chunk {chunk_name(c)}</th>' for c in range(t.p))
+        rows = [f"<tr><th></th>{header}</tr>"]
+        for r in range(t.p):
+            tds = []
+            for c in range(t.p):
+                lo, hi = t.bounds[c]
+                vals = np.asarray(buffers[r][lo:hi])
+                shown = " ".join(f"{v:g}" for v in vals[:4]) + (" …" if vals.size > 4 else "")
+                how = received.get((r, c))
+                if how == "add":
+                    bg = _ADD
+                elif how == "copy":
+                    bg = _COPY
+                elif len(contrib[r][c]) == t.p:
+                    bg = _FULL
+                else:
+                    bg = "white"
+                label = html.escape(cell_label(c, contrib[r][c], t.p))
+                tds.append(
+                    f'<td style="{cell};background:{bg}">{label}<br>'
+                    f'<span style="color:#555">{html.escape(shown)}</span></td>'
+                )
+            sent = sum(m.nbytes for s in t.steps[:k] for m in s.transfers if m.src == r)
+            rows.append(
+                f'<tr><th style="{cell}">rank {r}</th>{"".join(tds)}'
+                f'<td style="padding:2px 6px;color:#555">sent so far: {sent} B</td></tr>'
+            )
+        legend = (
+            f'<small><span style="background:{_ADD}">&nbsp;added into&nbsp;</span> '
+            f'<span style="background:{_COPY}">&nbsp;copied&nbsp;</span> '
+            f'<span style="background:{_FULL}">&nbsp;complete sum&nbsp;</span></small>'
+        )
+        return f'<table style="border-collapse:collapse">{"".join(rows)}</table>{legend}'
+
+
+def all_reduce_stepper(
+    buffers=None, p: int = 4, chunk_elements: int = 1, seed: int = 0, algorithm: str = "ring"
+) -> CollectiveStepper:
+    """A stepper for an all-reduce (``ring``, ``tree`` or ``halving-doubling``) of ``buffers``,
+    or of ``p`` ranks holding random small integers (``chunk_elements`` per chunk, seeded) when
+    ``buffers`` is None."""
+    if buffers is None:
+        if isinstance(p, bool) or not isinstance(p, int) or not 1 <= p <= 16:
+            raise ConfigError(f"all_reduce_stepper: p must be an integer 1..16, got {p!r}")
+        if (
+            isinstance(chunk_elements, bool)
+            or not isinstance(chunk_elements, int)
+            or chunk_elements < 1
+        ):
+            raise ConfigError(
+                f"all_reduce_stepper: chunk_elements must be an integer >= 1, "
+                f"got {chunk_elements!r}"
+            )
+        rng = np.random.default_rng(seed)
+        buffers = [rng.integers(0, 10, size=p * chunk_elements) for _ in range(p)]
+    return CollectiveStepper(all_reduce_trace(buffers, algorithm))
+
+
+def ring_all_reduce_stepper(
+    buffers=None, p: int = 4, chunk_elements: int = 1, seed: int = 0
+) -> CollectiveStepper:
+    """The ring all-reduce stepper (see :func:`all_reduce_stepper`)."""
+    return all_reduce_stepper(buffers, p, chunk_elements, seed, "ring")
