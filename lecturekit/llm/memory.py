@@ -1,0 +1,360 @@
+"""Training memory: the four consumers (训练过程中"四大"内存占用) per GPU.
+
+1. **parameters** -- the weights the forward pass uses;
+2. **gradients** -- one per parameter;
+3. **optimizer states** -- fp32 master weights (mixed precision) and the optimizer's moments;
+4. **activations** -- what the forward pass saves for backward (:mod:`.activations`).
+
+:func:`memory_report` computes them for a model, a parallel strategy and a precision, for every
+pipeline stage, and reports the stage that needs most (the per-GPU figure). Bytes are integers
+internally; a :class:`MemoryReport` renders GiB (2**30) and GB (10**9), always labelled.
+
+Model states under ZeRO (Rajbhandari et al. 2020) over N_d = ``dp`` replicas, per GPU, with Psi the
+parameters on the GPU and K the optimizer bytes per parameter:
+
+=======  =====================================
+stage 0  (2 + 2 + K) Psi
+stage 1  (2 + 2) Psi + K Psi / N_d
+stage 2  2 Psi + (2 + K) Psi / N_d
+stage 3  (2 + 2 + K) Psi / N_d
+=======  =====================================
+
+(2 and 2 are the 16-bit weights and gradients of mixed precision; :class:`Precision` sets them.)
+With ``offload`` the optimizer share moves to CPU memory (ZeRO-Offload; its gradient streaming
+to the CPU is not modelled). Not modelled either: ZeRO-3's gathered-layer buffer, communication
+buckets, the CUDA context, allocator fragmentation -- real jobs need some GiB more per GPU.
+
+The lecture's table (:func:`lecture_table`) is this calculator with ``precision("lecture")``:
+16-bit weights and gradients (2 + 2 = the slide's "x 4"), fp32 master weights plus Adam's two fp32
+moments (4 + 4 + 4 = the slide's "x 12"), 16-bit activations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import ConfigError
+from . import hardware
+from .activations import (
+    input_saved_tensors,
+    layer_activation_bytes,
+    lecture_activation_bytes,
+    output_saved_tensors,
+)
+from .config import PRECISIONS, ModelConfig, ParallelConfig, Precision, preset
+from .params import lecture_parameter_count, parameter_count, stage_parameters
+
+__all__ = [
+    "GB",
+    "GIB",
+    "CONSUMERS",
+    "LECTURE_SLIDE",
+    "MemoryReport",
+    "StageMemory",
+    "format_bytes",
+    "lecture_table",
+    "memory_report",
+    "model_state_bytes",
+    "technique_effects",
+]
+
+GIB = 2**30
+GB = 10**9
+
+#: the four consumers, in the order tables and bars show them
+CONSUMERS = ("parameters", "gradients", "optimizer", "activations")
+
+#: what the slide prints (its "GB" are GiB, see the notebook)
+LECTURE_SLIDE = {
+    "params+grads": 650,
+    "optimizer": 1950,
+    "activations": 32895,
+    "A100-80GB": 440,
+    "A100-40GB": 880,
+}
+
+
+def format_bytes(n: float | None, unit: str = "GiB", digits: int = 1) -> str:
+    """``12.3 GiB`` / ``13.2 GB``; ``-`` for None."""
+    if n is None:
+        return "-"
+    div = {"GiB": GIB, "GB": GB, "MiB": 2**20, "MB": 10**6, "B": 1}
+    if unit not in div:
+        raise ConfigError(f"unit: must be one of {', '.join(div)}; got {unit!r}")
+    return f"{n / div[unit]:,.{digits}f} {unit}"
+
+
+def _share(n: int, parts: int) -> int:
+    return -(-n // parts)
+
+
+def model_state_bytes(
+    parameters: int, precision: Precision, zero: int = 0, dp: int = 1, offload: bool = False
+) -> dict[str, int]:
+    """Bytes of parameters, gradients and optimizer states on one GPU holding ``parameters``.
+
+    ``zero`` shards over ``dp`` replicas: stage 1 the optimizer states, 2 also gradients, 3 also
+    parameters. Returns ``parameters``, ``gradients``, ``optimizer`` (GPU) and ``cpu``.
+    """
+    if isinstance(parameters, bool) or not isinstance(parameters, int) or parameters < 0:
+        raise ConfigError(f"parameters: must be an integer >= 0, got {parameters!r}")
+    ParallelConfig(dp=dp, zero=zero)  # validates dp and zero
+    p = parameters * precision.param_bytes
+    g = parameters * precision.grad_bytes
+    o = parameters * precision.K
+    if zero >= 1:
+        o = _share(o, dp)
+    if zero >= 2:
+        g = _share(g, dp)
+    if zero >= 3:
+        p = _share(p, dp)
+    cpu = 0
+    if offload:
+        cpu, o = o, 0
+    return {"parameters": p, "gradients": g, "optimizer": o, "cpu": cpu}
+
+
+@dataclass(frozen=True)
+class StageMemory:
+    """One GPU of one pipeline stage."""
+
+    stage: int
+    layers: int  #: transformer layers on this stage
+    in_flight: int  #: micro-batches whose activations are held at the peak
+    parameter_count: int  #: parameters on this GPU before ZeRO sharding
+    parameters: int  #: bytes
+    gradients: int
+    optimizer: int
+    activations: int
+    cpu: int = 0  #: offloaded optimizer bytes (host memory, not counted in total)
+
+    @property
+    def total(self) -> int:
+        return self.parameters + self.gradients + self.optimizer + self.activations
+
+
+@dataclass(frozen=True)
+class MemoryReport:
+    """Per-GPU memory of a training job; bytes, renderable in GiB and GB.
+
+    The per-GPU figures are those of the pipeline stage needing most (``peak``); ``stages`` has
+    them all. ``job_bytes`` adds up every GPU (world size = dp x tp x pp).
+    """
+
+    model: ModelConfig
+    parallel: ParallelConfig
+    precision: Precision
+    parameter_count: int  #: parameters of the whole model
+    micro_batch: int  #: sequences per micro-batch on one GPU
+    activations_per_layer: int  #: bytes one layer saves on one GPU for one micro-batch
+    stages: tuple[StageMemory, ...] = field(repr=False)
+
+    @property
+    def peak(self) -> StageMemory:
+        return max(self.stages, key=lambda st: (st.total, -st.stage))
+
+    parameters = property(lambda self: self.peak.parameters)
+    gradients = property(lambda self: self.peak.gradients)
+    optimizer = property(lambda self: self.peak.optimizer)
+    activations = property(lambda self: self.peak.activations)
+    cpu = property(lambda self: self.peak.cpu)
+    total = property(lambda self: self.peak.total)
+
+    @property
+    def bytes(self) -> dict[str, int]:
+        """Per-GPU bytes by consumer (the CLI's ``--json`` ``bytes`` object)."""
+        return {
+            "parameters": self.parameters,
+            "gradients": self.gradients,
+            "optimizer": self.optimizer,
+            "activations": self.activations,
+            "activations_per_layer": self.activations_per_layer,
+            "total": self.total,
+            "cpu_offload": self.cpu,
+        }
+
+    @property
+    def job_bytes(self) -> int:
+        """GPU memory of the whole job: every stage's total x dp x tp GPUs."""
+        return sum(st.total for st in self.stages) * self.parallel.dp * self.parallel.tp
+
+    def gpus_needed(self, gpu: str | hardware.GPU = "A100-80GB") -> int:
+        """GPUs needed to hold ``job_bytes`` by memory alone (the lecture's 440/880 question)."""
+        return hardware.gpus_needed(self.job_bytes, gpu)
+
+    def fits(self, gpu: str | hardware.GPU = "A100-80GB") -> bool:
+        """Whether this per-GPU total fits in one ``gpu``'s memory."""
+        return self.total <= hardware.gpu(gpu).memory_bytes
+
+    def as_dict(self) -> dict:
+        """A JSON-ready summary (the CLI's ``--json``)."""
+        par = self.parallel
+        return {
+            "model": self.model.name,
+            "config": {
+                "hidden": self.model.hidden,
+                "seq": self.model.seq,
+                "layers": self.model.layers,
+                "heads": self.model.heads,
+                "batch": self.model.batch,
+                "vocab": self.model.vocab,
+            },
+            "parallel": {
+                "dp": par.dp,
+                "tp": par.tp,
+                "pp": par.pp,
+                "micro_batches": par.micro_batches,
+                "zero": par.zero,
+                "sp": par.sp,
+                "recompute": par.recompute,
+                "flash_attention": par.flash,
+                "offload": par.offload,
+                "schedule": par.schedule,
+            },
+            "precision": self.precision.name,
+            "parameters": self.parameter_count,
+            "parameters_per_gpu": self.peak.parameter_count,
+            "micro_batch": self.micro_batch,
+            "peak_stage": self.peak.stage,
+            "bytes": self.bytes,
+            "gib": {k: v / GIB for k, v in self.bytes.items()},
+            "job_bytes": self.job_bytes,
+            "world_size": par.world_size,
+        }
+
+    def table(self, gpu: str | None = "A100-80GB") -> str:
+        """A plain-text table of the four consumers per GPU, in GiB and GB."""
+        rows = [(name, getattr(self, name)) for name in CONSUMERS]
+        rows.append(("total per GPU", self.total))
+        lines = [f"{'per GPU':<24}{'GiB (2^30 B)':>16}{'GB (10^9 B)':>16}"]
+        for name, n in rows:
+            lines.append(f"{name:<24}{n / GIB:>16,.1f}{n / GB:>16,.1f}")
+        if self.cpu:
+            lines.append(f"{'(CPU: optimizer)':<24}{self.cpu / GIB:>16,.1f}{self.cpu / GB:>16,.1f}")
+        if gpu is not None:
+            g = hardware.gpu(gpu)
+            verdict = "fits" if self.fits(g) else "does NOT fit"
+            lines.append(
+                f"{self.parallel.world_size} GPU(s); per GPU {verdict} in one {g.name}; "
+                f"by memory alone the job needs >= {self.gpus_needed(g):,} x {g.name}"
+            )
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
+
+
+def _in_flight(parallel: ParallelConfig, stage: int) -> int:
+    m, p = parallel.micro_batches, parallel.pp
+    if parallel.schedule == "gpipe":
+        return m
+    return min(p - stage, m)  # 1F1B: stage i starts backward after p - i forwards
+
+
+def memory_report(
+    model: ModelConfig | str,
+    parallel: ParallelConfig | None = None,
+    precision: Precision | str | None = None,
+) -> MemoryReport:
+    """The four consumers per GPU for ``model`` trained with ``parallel`` and ``precision``.
+
+    Defaults: no parallelism, the lecture's precision (16-bit mixed precision with Adam).
+    """
+    model = preset(model)
+    parallel = parallel or ParallelConfig()
+    if precision is None:
+        precision = PRECISIONS["lecture"]
+    elif isinstance(precision, str):
+        if precision not in PRECISIONS:
+            raise ConfigError(
+                f"precision: must be one of {', '.join(PRECISIONS)}; got {precision!r}"
+            )
+        precision = PRECISIONS[precision]
+    parallel.check(model)
+    mb = parallel.micro_batch_size(model)
+    per_layer = layer_activation_bytes(model, parallel, precision, mb)
+    first = sum(t.bytes for t in input_saved_tensors(model, parallel, precision, mb))
+    last = sum(t.bytes for t in output_saved_tensors(model, parallel, precision, mb))
+    layers = model.layers // parallel.pp
+    stages = []
+    for i in range(parallel.pp):
+        n = stage_parameters(model, parallel, i)
+        states = model_state_bytes(n, precision, parallel.zero, parallel.dp, parallel.offload)
+        act = layers * per_layer + (first if i == 0 else 0) + (last if i == parallel.pp - 1 else 0)
+        flight = _in_flight(parallel, i)
+        stages.append(StageMemory(i, layers, flight, n, activations=act * flight, **states))
+    return MemoryReport(
+        model, parallel, precision, parameter_count(model), mb, per_layer, tuple(stages)
+    )
+
+
+def lecture_table(model: ModelConfig | str = "gpt3") -> list[dict]:
+    """The slide's table from the slide's formulas, with our GiB and GB and the slide's value.
+
+    Psi = L(12h^2+13h) + hv + h(s+1); params+grads = 4 Psi bytes; optimizer = 12 Psi bytes;
+    activations = (L(5as^2+34hs) + 5hs + 4sv) x b bytes (the slide prints "x 4b").
+    """
+    model = preset(model)
+    psi = lecture_parameter_count(model)
+    rows = [
+        ("params+grads", "(L(12h²+13h)+hv+h(s+1)) × 4", 4 * psi),
+        ("optimizer", "(L(12h²+13h)+hv+h(s+1)) × 12", 12 * psi),
+        ("activations", "(L(5as²+34hs)+5hs+4sv) × b", lecture_activation_bytes(model)),
+    ]
+    out = []
+    for name, formula, n in rows:
+        out.append(
+            {
+                "consumer": name,
+                "formula": formula,
+                "bytes": n,
+                "GiB": n / GIB,
+                "GB": n / GB,
+                "slide": LECTURE_SLIDE[name] if model.name == "gpt3" else None,
+            }
+        )
+    total = sum(r["bytes"] for r in out)
+    out.append(
+        {
+            "consumer": "total",
+            "formula": "",
+            "bytes": total,
+            "GiB": total / GIB,
+            "GB": total / GB,
+            "slide": None,
+        }
+    )
+    return out
+
+
+def technique_effects(
+    model: ModelConfig | str = "gpt3", dp: int = 64, tp: int = 8, pp: int = 8
+) -> list[tuple[str, MemoryReport]]:
+    """One report per memory-saving technique, each applied alone to the lecture's baseline.
+
+    The baseline is the lecture's accounting (no parallelism, 16-bit mixed precision, Adam).
+    ZeRO rows run over ``dp`` replicas, which also splits the batch: the "dp only" row shows
+    that part alone.
+    """
+    model = preset(model)
+    base = ParallelConfig()
+    lecture = PRECISIONS["lecture"]
+
+    def run(label, precision=lecture, **kw):
+        return label, memory_report(model, ParallelConfig(**kw) if kw else base, precision)
+
+    return [
+        run("fp32 (no mixed precision)", PRECISIONS["fp32"]),
+        run("lecture: 16-bit mixed precision"),
+        run(f"data parallel dp={dp}", dp=dp),
+        run(f"ZeRO-1, dp={dp}", dp=dp, zero=1),
+        run(f"ZeRO-2, dp={dp}", dp=dp, zero=2),
+        run(f"ZeRO-3, dp={dp}", dp=dp, zero=3),
+        run(f"ZeRO-1 + CPU offload, dp={dp}", dp=dp, zero=1, offload=True),
+        run(f"tensor parallel tp={tp}", tp=tp),
+        run(f"tp={tp} + sequence parallel", tp=tp, sp=True),
+        run("selective recomputation", recompute="selective"),
+        run("flash attention", flash=True),
+        run("full recomputation", recompute="full"),
+        run(f"pipeline pp={pp}, m={pp} (1F1B)", pp=pp, micro_batches=pp),
+    ]

@@ -1,0 +1,174 @@
+"""An explorer for training memory: change the model or the strategy, every figure follows.
+
+``memory_explorer()`` returns a :class:`MemoryExplorer`; display it in a notebook (or its
+``.widget``). Headless code (tests) can set ``explorer.controls["tp"].value = 8`` and read
+``explorer.summary.value``, ``explorer.error.value``, ``explorer.image.value`` (PNG bytes) and
+``explorer.report``. A bad combination (e.g. tp not dividing the heads) is explained in the error
+line; the callback never raises into the kernel.
+
+ipywidgets and matplotlib are imported when an explorer is built, not when this module is.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+
+from ..errors import LectureKitError
+from ..llm import hardware
+from ..llm.config import PRESETS, ParallelConfig, precision
+from ..llm.memory import CONSUMERS, GB, GIB, MemoryReport, memory_report
+
+_POW2 = [2**k for k in range(0, 18)]
+
+
+def _png(report: MemoryReport, gpu: str) -> bytes:
+    from matplotlib.figure import Figure  # no pyplot: nothing leaks into the notebook
+
+    from ..viz.memory import plot_memory
+
+    fig = Figure(figsize=(6.5, 2.4), dpi=80)
+    ax = fig.subplots()
+    plot_memory([("per GPU", report)], unit="GiB", gpu=gpu, ax=ax)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    return buf.getvalue()
+
+
+def summary_html(report: MemoryReport, gpu: str) -> str:
+    """The explorer's table: the four consumers per GPU in GiB and GB, and what it takes."""
+    g = hardware.gpu(gpu)
+    rows = "".join(
+        f"<tr><td>{name}</td><td>{getattr(report, name) / GIB:,.1f}</td>"
+        f"<td>{getattr(report, name) / GB:,.1f}</td></tr>"
+        for name in CONSUMERS
+    )
+    rows += (
+        f"<tr><td><b>total per GPU</b></td><td><b>{report.total / GIB:,.1f}</b></td>"
+        f"<td><b>{report.total / GB:,.1f}</b></td></tr>"
+    )
+    if report.cpu:
+        rows += (
+            f"<tr><td>(CPU: offloaded optimizer)</td><td>{report.cpu / GIB:,.1f}</td>"
+            f"<td>{report.cpu / GB:,.1f}</td></tr>"
+        )
+    need = report.gpus_needed(g)
+    cost = f", ${need * g.price_usd:,.0f} at ${g.price_usd:,.0f} each" if g.price_usd else ""
+    fits = "fits" if report.fits(g) else "<b style='color:#b00'>does not fit</b>"
+    return (
+        f"<div><b>{html.escape(report.model.name)}</b>: "
+        f"Ψ = {report.parameter_count:,} parameters; "
+        f"{report.micro_batch} sequence(s) per micro-batch; "
+        f"one layer saves {report.activations_per_layer / GIB:,.2f} GiB per micro-batch</div>"
+        f"<table><tr><th>per GPU</th><th>GiB (2^30 B)</th><th>GB (10^9 B)</th></tr>{rows}</table>"
+        f"<div>{report.parallel.world_size} GPU(s) (dp×tp×pp); per GPU it {fits} in one "
+        f"{g.name} ({g.memory_gib:.0f} GiB).<br>By memory alone the whole job needs at least "
+        f"<b>{need:,} × {g.name}</b>{cost}.</div>"
+    )
+
+
+class MemoryExplorer:
+    """Controls for the model and the strategy, a summary table, a bar chart, an error line."""
+
+    def __init__(self, preset: str = "gpt3", gpu: str = "A100-80GB"):
+        import ipywidgets as w
+
+        model = PRESETS[preset] if preset in PRESETS else PRESETS["gpt3"]
+        style = {"description_width": "110px"}
+
+        def dd(desc, options, value):
+            return w.Dropdown(description=desc, options=options, value=value, style=style)
+
+        def slider(desc, value):
+            return w.SelectionSlider(
+                description=desc, options=_POW2, value=value, style=style, continuous_update=False
+            )
+
+        self.controls = {
+            "preset": dd("model", list(PRESETS), model.name),
+            "seq": slider("seq length s", model.seq),
+            "batch": slider("batch b", model.batch),
+            "precision": dd("weights", ["bf16", "fp16", "fp32"], "bf16"),
+            "optimizer": dd("optimizer", ["adam", "adamw", "sgd", "adam8bit"], "adam"),
+            "gpu": dd("GPU", list(hardware.GPUS), hardware.gpu(gpu).name),
+            "dp": slider("data par. dp", 1),
+            "tp": dd("tensor par. tp", [1, 2, 3, 4, 6, 8, 16, 32], 1),
+            "pp": dd("pipeline pp", [1, 2, 3, 4, 6, 8, 12, 16, 24, 32], 1),
+            "micro_batches": dd("micro-batches m", [1, 2, 4, 8, 16, 32, 64], 1),
+            "zero": dd("ZeRO stage", [0, 1, 2, 3], 0),
+            "recompute": dd("recompute", ["none", "selective", "full"], "none"),
+            "sp": w.Checkbox(description="sequence parallel", value=False),
+            "flash": w.Checkbox(description="flash attention", value=False),
+            "offload": w.Checkbox(description="offload optimizer to CPU", value=False),
+        }
+        self.error = w.HTML(value="")
+        self.summary = w.HTML(value="")
+        self.image = w.Image(format="png")
+        self.report: MemoryReport | None = None
+        self._quiet = False
+        names = list(self.controls)
+        left = w.VBox([self.controls[n] for n in names[:6]])
+        right = w.VBox([self.controls[n] for n in names[6:]])
+        self.widget = w.VBox(
+            [w.HBox([left, right]), self.error, w.HBox([self.summary, self.image])]
+        )
+        for name, control in self.controls.items():
+            handler = self._on_preset if name == "preset" else self._on_change
+            control.observe(handler, names="value")
+        self.update()
+
+    def _on_preset(self, change) -> None:
+        model = PRESETS[change["new"]]
+        self._quiet = True  # one update, not three
+        try:
+            self.controls["seq"].value = model.seq
+            self.controls["batch"].value = model.batch
+        finally:
+            self._quiet = False
+        self.update()
+
+    def _on_change(self, change) -> None:
+        if not self._quiet:
+            self.update()
+
+    def update(self) -> None:
+        """Recompute from the controls; on bad input show why and keep the last figure."""
+        c = {k: v.value for k, v in self.controls.items()}
+        try:
+            model = PRESETS[c["preset"]].with_(seq=c["seq"], batch=c["batch"])
+            parallel = ParallelConfig(
+                dp=c["dp"],
+                tp=c["tp"],
+                pp=c["pp"],
+                micro_batches=c["micro_batches"],
+                zero=c["zero"],
+                offload=c["offload"],
+                sp=c["sp"],
+                recompute=c["recompute"],
+                flash=c["flash"],
+            )
+            report = memory_report(model, parallel, precision(c["precision"], c["optimizer"]))
+            self.summary.value = summary_html(report, c["gpu"])
+            self.image.value = _png(report, c["gpu"])
+            self.report = report
+            self.error.value = ""
+        except LectureKitError as exc:
+            self._show_error(str(exc))
+        except Exception as exc:  # never a traceback into the kernel
+            self._show_error(f"internal error ({type(exc).__name__}): {exc}")
+
+    def _show_error(self, message: str) -> None:
+        self.error.value = (
+            f"<div style='color:#b00'>⚠ {html.escape(message)} "
+            f"(the figures below are for the last valid settings)</div>"
+        )
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.widget)
+
+
+def memory_explorer(preset: str = "gpt3", gpu: str = "A100-80GB") -> MemoryExplorer:
+    """Build the training-memory explorer, starting from a preset model and a GPU."""
+    return MemoryExplorer(preset, gpu)
