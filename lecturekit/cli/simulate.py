@@ -68,12 +68,7 @@ def run(args) -> int:
     rows = [[instruction_label(k), program[k].text, sim.issue[k], sim.finish[k]] for k in sim.order]
     print(format_table(["instr", "text", "issue", "finish"], rows))
     print()
-    if sim.stalls:
-        for s in sim.stalls:
-            print(s.describe())
-        counts = ", ".join(f"{n} {cause}" for cause, n in sim.stall_counts().items())
-        print(f"{len(sim.stalls)} stall cycle(s): {counts}")
-    else:
-        print("no stalls")
-    print(f"{sim.cycles} cycles")
+    counts = ", ".join(f"{n} {cause}" for cause, n in sim.stall_counts().items())
+    stalls = f"{len(sim.stalls)} stall cycle(s) ({counts})" if sim.stalls else "no stalls"
+    print(f"{sim.cycles} cycles, {stalls}")
     return 0

@@ -128,6 +128,22 @@ def clear(output) -> None:
     output.outputs = ()
 
 
+def _with_plain_text(bundle, text: str):
+    """A widget's display bundle with a readable ``text/plain`` (what a page without the widget
+    state, e.g. GitHub, shows instead of ``VBox(children=...)``)."""
+    if isinstance(bundle, tuple):
+        return (_with_plain_text(bundle[0], text), *bundle[1:])
+    if isinstance(bundle, dict):
+        bundle = dict(bundle)
+        bundle["text/plain"] = text
+    return bundle
+
+
+def plain_text_note(what: str) -> str:
+    """``[interactive widget: ...; run the notebook to use it]``."""
+    return f"[interactive widget: {what}; run the notebook to use it]"
+
+
 class Stepper:
     """Play / back / step / slider over ``n_steps`` steps, calling ``render(i)`` for step ``i``.
 
@@ -233,6 +249,10 @@ class Stepper:
     # -- internals -------------------------------------------------------------------------
     _syncing = False
 
+    def _plain_text(self) -> str:
+        title = self.title_html.value.replace("<b>", "").replace("</b>", "")
+        return plain_text_note(f"{html.unescape(title) or 'stepper'}, {self.n_steps} steps")
+
     def _position_text(self, i: int) -> str:
         return f"{self.step_name} {i + 1} / {self.n_steps}"
 
@@ -283,11 +303,12 @@ class Stepper:
         )
 
     def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
+        return _with_plain_text(self.widget._repr_mimebundle_(**kwargs), self._plain_text())
 
 
 __all__ = [
     "Stepper",
+    "plain_text_note",
     "WIDGET_DPI",
     "clear",
     "error_html",

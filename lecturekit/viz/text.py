@@ -1,0 +1,415 @@
+"""Plain-text views: the slides' stage table, an llvm-mca-like timeline, schedules and edges.
+
+Everything here is derived from what the algorithms return (a
+:class:`~lecturekit.pipeline.SimResult`, a :class:`~lecturekit.core.Schedule`, a
+:class:`~lecturekit.deps.DependenceGraph`); nothing is recomputed. No matplotlib needed, so the
+CLI and the tests can use it too.
+
+The stage table (:func:`stage_table_text`) has a row per cycle and a column per stage, like the
+lecture's tables; a cell names the instruction(s) in that stage. A cell marked ``*`` is an
+instruction *held* in that stage because of a hazard (a stall, cause listed under the table);
+``+`` marks one held because an older instruction ahead of it is held (in-order issue) or the
+next stage is full.
+
+The timeline (:func:`timeline_text`) has a row per instruction (in issue order) and a column per
+cycle, one character per cell; see :data:`TIMELINE_LEGEND`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+#: Characters of :func:`timeline_text`, in the order they are printed in the legend.
+TIMELINE_CHARS = {
+    "D": "in a stage before the read stage (not issued yet): ID on lecture, IF on classic5",
+    "=": "held there: a stall (hazard), or waiting behind a stalled instruction",
+    "R": "in the read stage: issues and reads its operands (RR on lecture, ID on classic5)",
+    "e": "executing, more execute cycles to come (e.g. a multiply)",
+    "E": "last cycle in the execute stage",
+    "-": "in another stage after issue (e.g. MEM between EX and WB)",
+    "W": "in the write stage: the result is written to the register file",
+    ".": "not in the pipeline (not entered yet, or done)",
+}
+
+#: The one-line legend printed under every timeline (:data:`TIMELINE_CHARS` says it in full).
+TIMELINE_LEGEND = (
+    "legend: D decoded, not issued · = held (stall) · R read operands (issue) · e executing · "
+    "E last execute cycle · - other stage (e.g. MEM) · W write back · . not in the pipeline"
+)
+
+
+# -- names -------------------------------------------------------------------------------------
+def stall_cycles(n: int) -> str:
+    """``1 stall cycle``, ``4 stall cycles``."""
+    return f"{n} stall cycle" if n == 1 else f"{n} stall cycles"
+
+
+def label(k: int) -> str:
+    """Instruction ``k`` (0-based) is called I(k+1), as a lecturer numbers lines."""
+    return f"I{k + 1}"
+
+
+def register_name(program, k: int, reg: str) -> str:
+    """``reg`` as instruction ``k`` writes it: ``$t2`` in MIPS notation, ``t2`` in three-address."""
+    if reg.startswith("mem") or reg.startswith("unit") or reg.startswith("$"):
+        return reg
+    notation = getattr(program[k], "notation", "mips") if 0 <= k < len(program) else "mips"
+    return f"${reg}" if notation == "mips" else reg
+
+
+def _last_cycle_in(sim, k: int, stage: str) -> int | None:
+    cycles = [c for c, s in sim.where.get(k, {}).items() if s == stage]
+    return max(cycles) if cycles else None
+
+
+# -- held cells and stall sentences ------------------------------------------------------------
+def held_cells(sim) -> dict[tuple[int, int], object]:
+    """Cells ``(cycle, index)`` where an instruction is in the same stage as in the cycle before
+    (not counting planned extra cycles in the execute stage), mapped to the
+    :class:`~lecturekit.pipeline.Stall` that held it, or ``None`` when it was held behind an
+    older instruction (in-order issue, issue width) or by a full next stage."""
+    stall_at = {(s.cycle, s.index): s for s in sim.stalls}
+    execute = sim.machine.execute_stage
+    held: dict[tuple[int, int], object] = {}
+    for k, row in sim.where.items():
+        for c, stage in row.items():
+            if stage != execute and row.get(c - 1) == stage:
+                held[(c, k)] = stall_at.get((c, k))
+    for (c, k), s in stall_at.items():  # a stall before entering the pipe at all (rare)
+        if sim.where.get(k, {}).get(c) is not None:
+            held.setdefault((c, k), s)
+    return held
+
+
+def stall_reason(sim, stall, *, short: bool = False) -> str:
+    """Why ``stall`` happened, e.g. ``RAW on $t2, written by I1 in cycle 4``.
+
+    ``short`` gives a compact form for notes beside a drawn table, e.g.
+    ``RAW on $t2 (I1 writes in cycle 4)``.
+    """
+    m = sim.machine
+    prog = sim.program
+    who = stall.waits_for
+    other = label(who) if who is not None else "an older instruction"
+    if stall.cause == "RAW":
+        reg = register_name(prog, stall.index, stall.on)
+        if who is None:
+            return f"RAW on {reg}"
+        if m.forwarding:
+            timing = m.timing(prog[who].op_class)
+            stage = timing.result_stage or m.execute_stage
+            at = _last_cycle_in(sim, who, stage)
+            if short:
+                return f"RAW on {reg} ({other} has it after {stage}, cycle {at})"
+            return (
+                f"RAW on {reg}, produced by {other} at the end of {stage} in cycle {at} (forwarded)"
+            )
+        at = _last_cycle_in(sim, who, m.write_stage)
+        if short:
+            return f"RAW on {reg} ({other} writes in cycle {at})"
+        return f"RAW on {reg}, written by {other} in cycle {at}"
+    if stall.cause == "WAW":
+        reg = register_name(prog, stall.index, stall.on)
+        at = _last_cycle_in(sim, who, m.write_stage) if who is not None else None
+        when = f" in cycle {at}" if at is not None else ""
+        if short:
+            return f"WAW on {reg} (after {other}'s write{when})"
+        return f"WAW on {reg}: its write must land after {other}'s{when}"
+    if stall.cause == "memory":
+        stage = m.memory_stage or m.execute_stage
+        at = _last_cycle_in(sim, who, stage) if who is not None else None
+        when = f" (in {stage} in cycle {at})" if at is not None else ""
+        if short:
+            return f"memory order (after {other}{when})"
+        return f"memory order: {stall.on} may alias {other}'s access{when}"
+    if stall.cause == "structural":
+        unit = stall.on.removeprefix("unit ").strip()
+        at = _last_cycle_in(sim, who, m.execute_stage) if who is not None else None
+        until = f" until cycle {at}" if at is not None else ""
+        if short:
+            return f"unit {unit} busy ({other}{until})"
+        return f"structural: unit {unit} is busy with {other}{until}"
+    return f"{stall.cause} on {stall.on}" + (f" ({other})" if who is not None else "")
+
+
+def describe_stall(sim, stall) -> str:
+    """One sentence, e.g. ``cycle 3: I2 waits in ID: RAW on $t2, written by I1 in cycle 4``."""
+    stage = sim.where.get(stall.index, {}).get(stall.cycle)
+    where = f" in {stage}" if stage else " (not in the pipeline yet)"
+    return f"cycle {stall.cycle}: {label(stall.index)} waits{where}: {stall_reason(sim, stall)}"
+
+
+def _blocked_reason(sim, k: int, c: int) -> str:
+    pos = sim.order.index(k)
+    if pos > 0:
+        ahead = sim.order[pos - 1]
+        if sim.issue.get(ahead, 0) >= c:
+            return f"behind {label(ahead)} (instructions issue in order)"
+    return f"the issue width ({sim.machine.issue_width}) is used up this cycle"
+
+
+def describe_cycle(sim, cycle: int) -> list[str]:
+    """What happens in ``cycle``: instructions entering the pipeline, issues, stalls (with
+    causes), waits behind others, writes."""
+    snap = next((s for s in sim.snapshots if s.cycle == cycle), None)
+    if snap is None:
+        return []
+    m = sim.machine
+    events = []
+    for k in sim.order:
+        row = sim.where.get(k, {})
+        if cycle in row and (cycle - 1) not in row and row[cycle] != m.read_stage:
+            events.append(f"cycle {cycle}: {label(k)} enters {row[cycle]}")
+    for k in snap.issued:
+        events.append(f"cycle {cycle}: {label(k)} issues: reads its operands in {m.read_stage}")
+    for s in snap.stalls:
+        events.append(describe_stall(sim, s))
+    for k in snap.blocked:
+        stage = sim.where.get(k, {}).get(cycle)
+        if stage:  # (not yet in the pipeline at all: nothing to say)
+            events.append(
+                f"cycle {cycle}: {label(k)} waits in {stage} {_blocked_reason(sim, k, cycle)}"
+            )
+    for k in snap.stages.get(m.execute_stage, []):
+        if m.execute_stage != m.read_stage:
+            events.append(f"cycle {cycle}: {label(k)} executes in {m.execute_stage}")
+    for k in snap.stages.get(m.write_stage, []):
+        regs = ", ".join(register_name(sim.program, k, r) for r in sim.program[k].writes())
+        if regs:
+            events.append(f"cycle {cycle}: {label(k)} writes {regs} in {m.write_stage}")
+    return events
+
+
+def stall_summary(sim) -> list[str]:
+    """One line per run of stall cycles, from ``sim.stalls``, e.g.
+    ``I2: 2 stall cycles (3-4) in ID: RAW on $t2, written by I1 in cycle 4``."""
+    runs: list[list] = []
+    for s in sorted(sim.stalls, key=lambda s: (s.index, s.cycle)):
+        key = (s.index, s.cause, s.on, s.waits_for)
+        if runs and runs[-1][0] == key and runs[-1][2] == s.cycle - 1:
+            runs[-1][2] = s.cycle
+        else:
+            runs.append([key, s, s.cycle])
+    runs.sort(key=lambda r: r[1].cycle)
+    lines = []
+    for (k, *_rest), first, last in runs:
+        n = last - first.cycle + 1
+        span = f"{first.cycle}" if n == 1 else f"{first.cycle}-{last}"
+        stage = sim.where.get(k, {}).get(first.cycle, "")
+        where = f" in {stage}" if stage else ""
+        plural = "cycle" if n == 1 else "cycles"
+        lines.append(f"{label(k)}: {n} stall {plural} ({span}){where}: {stall_reason(sim, first)}")
+    return lines
+
+
+# -- the stage table ---------------------------------------------------------------------------
+def stage_rows_text(
+    rows: Sequence[Mapping[str, Sequence[int]]],
+    stages: Sequence[str],
+    *,
+    held: Mapping[tuple[int, int], object] | None = None,
+    names: Mapping[int, str] | None = None,
+    notes: Mapping[int, str] | None = None,
+) -> str:
+    """A cycles × stages table from plain rows (row ``c-1`` maps stage -> instruction indices).
+
+    ``held`` marks cells ``(cycle, index)`` (``*`` when the value is a stall, ``+`` when
+    ``None``); ``names`` overrides the I1, I2 labels; ``notes`` adds text after a cycle's row.
+    Used for simulated tables and for tables typed in by hand (e.g. as a slide shows them).
+    """
+    held = held or {}
+    names = names or {}
+
+    def cell(c: int, ks: Sequence[int]) -> str:
+        parts = []
+        for k in ks:
+            mark = ""
+            if (c, k) in held:
+                mark = "*" if held[(c, k)] is not None else "+"
+            parts.append(names.get(k, label(k)) + mark)
+        return ",".join(parts)
+
+    body = [[str(c)] + [cell(c, row.get(s, [])) for s in stages] for c, row in enumerate(rows, 1)]
+    head = ["cycle", *stages]
+    widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
+    widths = [max(w, 4) for w in widths]
+
+    def fmt(r: list[str]) -> str:
+        return (
+            r[0].rjust(widths[0])
+            + " | "
+            + " | ".join(x.ljust(w) for x, w in zip(r[1:], widths[1:], strict=True))
+        ).rstrip()
+
+    lines = [fmt(head), "-" * len(fmt(head).rstrip())]
+    for c, r in enumerate(body, 1):
+        line = fmt(r)
+        if notes and notes.get(c):
+            line = line.ljust(len(lines[0])) + "   " + notes[c]
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def stage_table_text(sim, upto_cycle: int | None = None, *, listing: bool = True) -> str:
+    """The slides' table for a simulation: a row per cycle, a column per stage.
+
+    ``*`` marks an instruction held by a stall (causes listed under the table), ``+`` one held
+    behind it. ``listing`` prints the instructions (I1 = ...) above the table.
+    ``upto_cycle`` stops after that cycle (to show the table growing).
+    """
+    last = sim.cycles if upto_cycle is None else max(0, min(upto_cycle, sim.cycles))
+    rows = sim.stage_table()[:last]
+    held = {ck: s for ck, s in held_cells(sim).items() if ck[0] <= last}
+    lines = []
+    if listing:
+        lines += [f"{label(k)}  {ins.text or ins}" for k, ins in enumerate(sim.program)]
+        lines.append("")
+    lines.append(stage_rows_text(rows, sim.machine.stages, held=held))
+    stalls = [s for s in sim.stalls if s.cycle <= last]
+    if upto_cycle is None or last >= sim.cycles:
+        lines.append(f"{sim.cycles} cycles on {sim.machine.name}, {stall_cycles(len(sim.stalls))}")
+    marks = []
+    if any(v is not None for v in held.values()):
+        marks.append("* held by a stall")
+    if any(v is None for v in held.values()):
+        marks.append("+ held behind an older instruction (in order) or a full stage")
+    if marks:
+        lines.append("   ".join(marks))
+    for s in stalls:
+        lines.append("  " + describe_stall(sim, s))
+    return "\n".join(lines)
+
+
+# -- the timeline ------------------------------------------------------------------------------
+def timeline_chars(sim) -> dict[int, str]:
+    """Instruction index -> its row of timeline characters, one per cycle 1..cycles."""
+    m = sim.machine
+    r = m.index(m.read_stage)
+    held = held_cells(sim)
+    rows = {}
+    for k in sim.order:
+        row = sim.where.get(k, {})
+        chars = []
+        for c in range(1, sim.cycles + 1):
+            stage = row.get(c)
+            if stage is None:
+                ch = "."
+            elif m.index(stage) < r:
+                ch = "=" if (c, k) in held else "D"
+            elif stage == m.read_stage and stage != m.execute_stage:
+                ch = "R"
+            elif stage == m.execute_stage:
+                ch = "E" if row.get(c + 1) != stage else "e"
+            elif stage == m.write_stage:
+                ch = "W"
+            else:
+                ch = "-"
+            chars.append(ch)
+        rows[k] = "".join(chars)
+    return rows
+
+
+def timeline_text(sim, *, legend: bool = True, stalls: bool = True) -> str:
+    """An llvm-mca-like timeline: a row per instruction (issue order), a column per cycle.
+
+    The characters are :data:`TIMELINE_CHARS`, derived from ``sim.where`` (which stage each
+    instruction is in, per cycle) and ``sim.stalls``; under the table come the legend and the
+    stall summary (:func:`stall_summary`).
+    """
+    n = sim.cycles
+    rows = timeline_chars(sim)
+    width = max([len(label(k)) for k in sim.order] + [5])
+    pad = " " * (width + 2)
+    tens = "".join(str(c // 10 % 10) if c % 10 == 0 else " " for c in range(1, n + 1))
+    ones = "".join(str(c % 10) for c in range(1, n + 1))
+    m = sim.machine
+    lines = [
+        f"timeline on {m.name} ({' '.join(m.stages)}): {n} cycles, {stall_cycles(len(sim.stalls))}",
+    ]
+    if tens.strip():
+        lines.append(pad + tens)
+    lines.append("cycle".ljust(width + 2) + ones)
+    for k in sim.order:
+        ins = sim.program[k]
+        lines.append(f"{label(k).ljust(width)}  {rows[k]}   {ins.text or ins}")
+    if legend:
+        lines.append(TIMELINE_LEGEND)
+    if stalls:
+        summary = stall_summary(sim)
+        lines.extend(["stalls:"] + ["  " + s for s in summary] if summary else ["no stalls"])
+    return "\n".join(lines)
+
+
+# -- schedules and dependences -----------------------------------------------------------------
+def schedule_table_text(schedule, *, reasons: bool = True) -> str:
+    """A core :class:`~lecturekit.core.Schedule` as a table, one row per operation in issue
+    order: name, issue (start) cycle, finish cycle, text, and (if known) what set its start."""
+    g = schedule.graph
+    order = list(schedule.order) or sorted(
+        range(len(schedule.start)), key=schedule.start.__getitem__
+    )
+    finish = schedule.finish
+    why = schedule.reasons if reasons and len(schedule.reasons) == len(schedule.start) else None
+    head = ["op", "issue", "finish", "operation"] + (["why"] if why else [])
+    body = []
+    for i in order:
+        op = g.ops[i]
+        row = [op.name, str(schedule.start[i]), str(finish[i]), op.text or op.kind]
+        if why:
+            row.append(why[i])
+        body.append(row)
+    widths = [max(len(r[j]) for r in [head, *body]) for j in range(len(head))]
+    right = {1, 2}
+
+    def fmt(r: list[str]) -> str:
+        cells = [
+            x.rjust(w) if j in right else x.ljust(w)
+            for j, (x, w) in enumerate(zip(r, widths, strict=True))
+        ]
+        return "  ".join(cells).rstrip()
+
+    title = schedule.algorithm or "schedule"
+    extra = f", II = {schedule.ii}" if schedule.ii is not None else ""
+    lines = [f"{title}: {schedule.length} cycles{extra}", fmt(head)]
+    lines += [fmt(r) for r in body]
+    return "\n".join(lines)
+
+
+def dependences_text(dg, *, reduce: bool = False) -> str:
+    """Every dependence edge of a :class:`~lecturekit.deps.DependenceGraph` (or only those of
+    its transitive reduction): source, target, kind, what it is on, latency."""
+    edges = dg.reduction() if reduce else dg.edges
+    prog = dg.program
+    head = ["edge", "kind", "on", "latency"]
+    body = []
+    for e in edges:
+        on = register_name(prog, e.dst, e.on) if e.kind in ("RAW", "WAR", "WAW") else e.on
+        body.append([f"{label(e.src)} -> {label(e.dst)}", e.kind, on, str(e.latency)])
+    if not body:
+        return "no dependences"
+    widths = [max(len(r[j]) for r in [head, *body]) for j in range(len(head))]
+    lines = [
+        "  ".join(x.ljust(w) for x, w in zip(r, widths, strict=True)).rstrip()
+        for r in [head, *body]
+    ]
+    return "\n".join(lines)
+
+
+__all__ = [
+    "TIMELINE_CHARS",
+    "TIMELINE_LEGEND",
+    "dependences_text",
+    "describe_cycle",
+    "describe_stall",
+    "held_cells",
+    "label",
+    "register_name",
+    "schedule_table_text",
+    "stage_rows_text",
+    "stage_table_text",
+    "stall_cycles",
+    "stall_reason",
+    "stall_summary",
+    "timeline_chars",
+    "timeline_text",
+]
