@@ -62,7 +62,7 @@ def test_simulate_prints_the_lectures_figures(capsys, tmp_path):
 def test_simulate_human_output(capsys, block):
     code, out, _ = run(capsys, "simulate", block)
     assert code == 0
-    assert "11 cycles" in out and "RAW on t2" in out and "ID" in out and "RR" in out
+    assert "11 cycles" in out and "RAW on $t2" in out and "ID" in out and "RR" in out
 
 
 def test_stdin_and_machine_options(capsys, monkeypatch):
