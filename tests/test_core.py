@@ -87,3 +87,13 @@ def test_streams_run_in_parallel_and_deadlock_is_named():
     assert s.start == [1, 3, 1, 3] and s.length == 4
     with pytest.raises(DeadlockError, match="dev0 is stuck at d, waiting for c"):
         evaluate(g, {"dev0": [3, 0], "dev1": [1, 2]})
+
+
+def test_schedule_to_dict_is_json_ready():
+    import json
+
+    from lecturekit.deps import analyze
+
+    s = evaluate(analyze("add $t0, $t1, $t2\nadd $t3, $t0, $t0").graph, [0, 1])
+    d = json.loads(json.dumps(s.to_dict()))
+    assert d["issue"] == [2, 5] and d["waits"][1]["cause"] == "RAW"

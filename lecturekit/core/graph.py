@@ -152,8 +152,11 @@ class Graph:
 
     def topological_order(self) -> list[int]:
         """A topological order, smallest index first among the ready ones (program order)."""
-        self.check_acyclic()
-        return list(nx.lexicographical_topological_sort(self.to_networkx()))
+        try:
+            return list(nx.lexicographical_topological_sort(self.to_networkx()))
+        except nx.NetworkXUnfeasible:
+            self.check_acyclic()  # names the cycle
+            raise
 
     def finish_of(self, i: int, start: int) -> int:
         return start + self.ops[i].tail

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, is_dataclass
 from typing import Any
 
 from .graph import Graph
@@ -56,5 +56,17 @@ class Schedule:
         }
         if self.ii is not None:
             d["ii"] = self.ii
-        d.update(self.info)
+        for key, value in self.info.items():
+            d[key] = _plain(value)
         return d
+
+
+def _plain(value: Any) -> Any:
+    """Dataclasses (e.g. evaluate's Wait records) as dicts, so to_dict() is JSON-ready."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return asdict(value)
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value

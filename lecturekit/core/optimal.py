@@ -1,0 +1,479 @@
+"""Exhaustive optimal scheduling by branch and bound (指令调度的空间).
+
+"寻找最快的指令时间表是众所周知的 NP 难题": finding the fastest schedule is NP-hard, so in
+general nothing much better than searching is known. For a basic block of a few dozen instructions
+a well-pruned search still finishes quickly, and it tells how good the heuristics are.
+
+What "optimal" means here
+-------------------------
+The optimum is the shortest schedule of issue cycles that :func:`~lecturekit.core.verify`
+accepts: every latency met, never more than the issue width or a unit's capacity per cycle.
+The search walks through *instruction orders* and places each order in order, as early as
+possible, the way in-order hardware does (:func:`~lecturekit.core.evaluate`). That searches
+the right space because of two facts:
+
+* every order placed this way is a legal schedule, so the best order is no shorter than the
+  optimum over issue cycles;
+* take any legal schedule and sort it by issue cycle. Placing that order in order puts every
+  instruction no later than the schedule did. (By induction: its planned cycle is still free of
+  dependences, issue slots and unit conflicts, because everything before it moved earlier or
+  stayed put, and a unit reservation that moves earlier only frees later cycles.) So some order
+  is as good as the optimum.
+
+Hence on the machines lecturekit builds (each operation holds a unit for one interval starting a
+fixed number of cycles after issue: ``Machine.reservation``) the best order *is* the optimum over
+issue cycles, and the schedule returned is both: a verified schedule and an order a compiler can
+emit for in-order hardware. The tests check this against an independent brute force over issue
+cycles. For a general :class:`Graph` whose reservations on one unit start at different offsets,
+the search is still exact over in-order placements (``info["exact_over_issue_cycles"]`` is then
+``False`` and the dominance rule below is switched off).
+
+Searching orders rather than issue cycles also keeps the tree small. A cycle-by-cycle search
+must consider leaving a cycle idle on purpose, because sometimes the best schedule waits. In-order
+placement waits only when it has to.
+
+The search
+----------
+Depth-first over order prefixes. Children (the operations whose predecessors are all placed) are
+tried earliest placement first, then by height. The first incumbent is the best list schedule.
+
+* **Bounds.** A prefix is cut off when a lower bound on every completion is no better than the
+  incumbent. The bound of a prefix is the largest of: the latest finish so far; the critical path
+  of what is left, each operation released no earlier than the last issue cycle; and the Rim–Jain
+  relaxed resource bounds of what is left (issue slots and each unit, counting the slots the
+  prefix already occupies). See :mod:`lecturekit.core.bounds`. The search stops at once when the
+  incumbent meets the lower bound of the whole block.
+* **History domination.** Two prefixes that placed the same set of operations are compared. One
+  dominates the other when it is no later in every respect that matters for the rest of the
+  block: the next free issue cycle, the cycle each remaining operation's operands arrive, the
+  latest finish so far, and the slots still occupied in every later cycle. The dominated one is
+  cut off: any completion of it does at least as well from the dominating prefix. This is the
+  "history domination" of OptSched (Shobaki et al.).
+* **Time limit.** After ``time_limit`` seconds (or ``node_limit`` nodes) the best order found is
+  returned with ``info["proven_optimal"]`` false, unless it already meets the lower bound.
+
+``info``: ``lower_bound`` (of the whole block), ``proven_optimal``, ``nodes`` (prefixes
+placed), ``seconds``, ``pruned_bound``, ``pruned_dominance``, ``timed_out``, ``initial`` (the list
+schedule the search started from), ``exact_over_issue_cycles``.
+
+With ``trace=True`` the search also returns its history as :class:`SearchEvent` records (start,
+every new incumbent, progress every ``trace_every`` nodes, done), for the widget and notebooks.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+
+from ..errors import ScheduleError
+from .bounds import ISSUE, _topo, as_graph, heights, jackson_bound, lower_bound, one_iteration
+from .evaluate import evaluate
+from .graph import Graph
+from .schedule import Schedule
+from .verify import verify
+
+#: Blocks with more operations get the best list schedule (not proven optimal) without a search.
+MAX_DEPTH = 3000
+
+
+@dataclass
+class SearchEvent:
+    """One moment of the search: ``kind`` is ``start``, ``incumbent``, ``progress`` or ``done``.
+
+    ``incumbent`` is the best length found so far and ``incumbent_order`` its order; ``prefix``
+    the order prefix being explored (progress events); ``bound`` the lower bound of the block.
+    """
+
+    kind: str
+    nodes: int
+    seconds: float
+    incumbent: int | None
+    bound: int
+    incumbent_order: list[int] = field(default_factory=list)
+    prefix: list[int] = field(default_factory=list)
+    pruned_bound: int = 0
+    pruned_dominance: int = 0
+    message: str = ""
+
+
+def uniform_reservations(graph: Graph) -> bool:
+    """Whether every reservation of a unit starts at the same offset after issue and no
+    operation reserves a unit twice (true for every machine built from a Machine)."""
+    offsets: dict[str, set[int]] = {}
+    for op in graph.ops:
+        units = [r.unit for r in op.reservations]
+        if len(units) != len(set(units)):
+            return False
+        for r in op.reservations:
+            offsets.setdefault(r.unit, set()).add(r.offset)
+    return all(len(s) == 1 for s in offsets.values())
+
+
+class _Search:
+    def __init__(
+        self, g: Graph, *, prune: bool, dominance: bool, time_limit, node_limit, greedy=True
+    ):
+        self.g = g
+        self.n = n = len(g.ops)
+        self.preds: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        self.pred_mask = [0] * n
+        for (s, d), lat in g.delays().items():
+            self.preds[d].append((s, lat))
+            self.pred_mask[d] |= 1 << s
+        self.topo = _topo(g)
+        self.q = heights(g)
+        self.tail = [op.tail for op in g.ops]
+        self.resv = [[(r.unit, r.offset, r.cycles) for r in op.reservations] for op in g.ops]
+        self.width = g.issue_width
+        self.full = (1 << n) - 1
+        self.uniform = uniform_reservations(g)
+        self.prune = prune
+        self.dominance = dominance and self.uniform
+        self.time_limit = time_limit
+        self.node_limit = node_limit
+        self.greedy = greedy
+        # state
+        self.start = [-1] * n
+        self.mask = 0
+        self.order: list[int] = []
+        self.last = g.earliest
+        self.maxfin = 0
+        self.issued: dict[int, int] = {}
+        self.usage: dict[str, dict[int, int]] = {u: {} for u in g.units}
+        # results
+        self.best: int | None = None
+        self.best_order: list[int] = []
+        self.nodes = 0
+        self.pruned_bound = 0
+        self.pruned_dominance = 0
+        self.memo: dict[int, list[tuple]] = {}
+        self.memo_size = 0
+        self.stop = False
+        self.timed_out = False
+        self.events: list[SearchEvent] = []
+        self.trace = False
+        self.trace_every = 500
+        self.root_bound = 0
+        self.t0 = time.perf_counter()
+
+    # -- placing -------------------------------------------------------------------------
+    def fits(self, j: int, t: int) -> bool:
+        if self.width is not None and self.issued.get(t, 0) >= self.width:
+            return False
+        for unit, off, cycles in self.resv[j]:
+            use = self.usage[unit]
+            cap = self.g.units[unit]
+            for c in range(t + off, t + off + cycles):
+                if use.get(c, 0) >= cap:
+                    return False
+        return True
+
+    def place_time(self, j: int) -> int:
+        t = self.last
+        for s, lat in self.preds[j]:
+            t = max(t, self.start[s] + lat)
+        while not self.fits(j, t):
+            t += 1
+        return t
+
+    def apply(self, j: int, t: int) -> tuple[int, int]:
+        saved = (self.last, self.maxfin)
+        self.start[j] = t
+        self.mask |= 1 << j
+        self.order.append(j)
+        self.last = t
+        self.maxfin = max(self.maxfin, t + self.tail[j])
+        self.issued[t] = self.issued.get(t, 0) + 1
+        for unit, off, cycles in self.resv[j]:
+            use = self.usage[unit]
+            for c in range(t + off, t + off + cycles):
+                use[c] = use.get(c, 0) + 1
+        return saved
+
+    def undo(self, j: int, saved: tuple[int, int]) -> None:
+        t = self.start[j]
+        for unit, off, cycles in self.resv[j]:
+            use = self.usage[unit]
+            for c in range(t + off, t + off + cycles):
+                use[c] -= 1
+                if not use[c]:
+                    del use[c]
+        self.issued[t] -= 1
+        if not self.issued[t]:
+            del self.issued[t]
+        self.order.pop()
+        self.mask &= ~(1 << j)
+        self.start[j] = -1
+        self.last, self.maxfin = saved
+
+    # -- bounding ------------------------------------------------------------------------
+    def base(self) -> int:
+        """The first cycle the next operation could issue in (order and issue width alone)."""
+        if self.width is not None and self.issued.get(self.last, 0) >= self.width:
+            return self.last + 1
+        return self.last
+
+    def node_bound(self, best: int) -> int:
+        base = self.base()
+        est = {}
+        bound = self.maxfin
+        for j in self.topo:
+            if self.start[j] >= 0:
+                continue
+            e = base
+            for s, lat in self.preds[j]:
+                e = max(e, (self.start[s] if self.start[s] >= 0 else est[s]) + lat)
+            est[j] = e
+            bound = max(bound, e + self.q[j])
+        if bound >= best:
+            return bound
+        todo = list(est)
+        if self.width is not None:
+            v = jackson_bound(((est[j], self.q[j]) for j in todo), self.width, self.issued)
+            bound = max(bound, v or 0)
+            if bound >= best:
+                return bound
+        pieces: dict[str, list[tuple[int, int]]] = {}
+        for j in todo:
+            for unit, off, cycles in self.resv[j]:
+                lst = pieces.setdefault(unit, [])
+                for k in range(cycles):
+                    lst.append((est[j] + off + k, self.q[j] - off - k))
+        for unit, jobs in pieces.items():
+            v = jackson_bound(jobs, self.g.units[unit], self.usage[unit])
+            bound = max(bound, v or 0)
+            if bound >= best:
+                return bound
+        return bound
+
+    def signature(self) -> tuple:
+        base = self.base()
+        ready = []
+        for j in range(self.n):
+            if self.start[j] >= 0:
+                continue
+            r = base
+            for s, lat in self.preds[j]:
+                if self.start[s] >= 0:
+                    r = max(r, self.start[s] + lat)
+            ready.append(r)
+        busy = {}
+        for c, k in self.issued.items():
+            if c >= base:
+                busy[(ISSUE, c)] = k
+        for unit, use in self.usage.items():
+            for c, k in use.items():
+                if c >= base:
+                    busy[(unit, c)] = k
+        return (base, self.maxfin, tuple(ready), busy)
+
+    @staticmethod
+    def dominates(p: tuple, q: tuple) -> bool:
+        pb, pf, pr, pbusy = p
+        qb, qf, qr, qbusy = q
+        if pb > qb or pf > qf:
+            return False
+        if any(a > b for a, b in zip(pr, qr, strict=True)):
+            return False
+        for (res, c), k in pbusy.items():
+            if c >= qb and k > qbusy.get((res, c), 0):
+                return False
+        return True
+
+    def dominated(self) -> bool:
+        sig = self.signature()
+        seen = self.memo.setdefault(self.mask, [])
+        for old in seen:
+            if self.dominates(old, sig):
+                return True
+        if len(seen) < 32 and self.memo_size < 400_000:
+            seen.append(sig)
+            self.memo_size += 1
+        return False
+
+    # -- the search ----------------------------------------------------------------------
+    def event(self, kind: str, message: str = "") -> None:
+        if self.trace:
+            self.events.append(
+                SearchEvent(
+                    kind,
+                    self.nodes,
+                    time.perf_counter() - self.t0,
+                    self.best,
+                    self.root_bound,
+                    list(self.best_order),
+                    list(self.order),
+                    self.pruned_bound,
+                    self.pruned_dominance,
+                    message,
+                )
+            )
+
+    def out_of_time(self) -> bool:
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            return True
+        return self.time_limit is not None and time.perf_counter() - self.t0 > self.time_limit
+
+    def dfs(self) -> None:
+        if self.mask == self.full:
+            if self.best is None or self.maxfin < self.best:
+                self.best = self.maxfin
+                self.best_order = list(self.order)
+                self.event("incumbent", f"new incumbent: {self.best} cycles")
+                if self.prune and self.best <= self.root_bound:
+                    self.stop = True
+            return
+        children = []
+        for j in range(self.n):
+            if self.start[j] < 0 and self.pred_mask[j] & ~self.mask == 0:
+                children.append((self.place_time(j), -self.q[j], j))
+        children.sort(key=None if self.greedy else (lambda c: c[2]))
+        for t, _, j in children:
+            self.nodes += 1
+            if self.nodes % 128 == 0 and self.out_of_time():
+                self.timed_out = True
+                self.stop = True
+                return
+            if self.trace and self.nodes % self.trace_every == 0:
+                self.event("progress", f"{self.nodes} nodes explored")
+            saved = self.apply(j, t)
+            if self.prune and self.best is not None:
+                if self.node_bound(self.best) >= self.best:
+                    self.pruned_bound += 1
+                    self.undo(j, saved)
+                    continue
+            if self.dominance and self.dominated():
+                self.pruned_dominance += 1
+                self.undo(j, saved)
+                continue
+            self.dfs()
+            self.undo(j, saved)
+            if self.stop:
+                return
+
+
+def optimal_search(
+    graph,
+    *,
+    time_limit: float | None = 10.0,
+    node_limit: int | None = None,
+    prune: bool = True,
+    dominance: bool = True,
+    initial: bool = True,
+    child_order: str = "greedy",
+    trace_every: int = 500,
+) -> tuple[Schedule, list[SearchEvent]]:
+    """Branch and bound (see the module docstring); returns the schedule and the search trace.
+
+    ``prune=False`` turns off every bound (and the early stop at the lower bound), and
+    ``dominance=False`` the history domination; ``initial=False`` starts without a list-schedule
+    incumbent. ``child_order="program"`` tries the ready instructions in program order instead
+    of earliest placement first (the first leaf is then program order, the way a naive
+    enumeration starts). These switches exist to show, in the notebooks, how much each part
+    saves; none changes the optimum.
+    """
+    g = as_graph(graph)
+    g.check_acyclic()
+    if child_order not in ("greedy", "program"):
+        raise ScheduleError(f"child_order is 'greedy' or 'program', got {child_order!r}")
+    if time_limit is not None and time_limit < 0:
+        raise ScheduleError(f"time limit must be at least 0 seconds, got {time_limit}")
+    n = len(g.ops)
+    if n == 0:
+        s = Schedule(g, [], algorithm="optimal")
+        s.info.update(
+            lower_bound=0,
+            proven_optimal=True,
+            nodes=0,
+            seconds=0.0,
+            pruned_bound=0,
+            pruned_dominance=0,
+            timed_out=False,
+            initial=None,
+            exact_over_issue_cycles=True,
+        )
+        return s, []
+    search = _Search(
+        g,
+        prune=prune,
+        dominance=dominance,
+        time_limit=time_limit,
+        node_limit=node_limit,
+        greedy=child_order == "greedy",
+    )
+    search.trace = True
+    search.trace_every = max(1, int(trace_every))
+    search.root_bound = lower_bound(g)
+    initial_length = None
+    if initial:
+        from .list_sched import PRIORITIES, list_schedule
+
+        for name in PRIORITIES:
+            order = list_schedule(g, name).order
+            length = evaluate(g, order).length
+            if search.best is None or length < search.best:
+                search.best, search.best_order = length, order
+                initial_length = length
+    search.event("start", f"lower bound {search.root_bound}; list scheduling gives {search.best}")
+    if n > MAX_DEPTH:  # the depth-first search recurses once per instruction
+        search.timed_out = True
+        search.event("done", f"{n} operations: more than {MAX_DEPTH}, no exhaustive search")
+    elif not (prune and search.best is not None and search.best <= search.root_bound):
+        old_limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old_limit, n + 500))
+        try:
+            search.dfs()
+        finally:
+            sys.setrecursionlimit(old_limit)
+    seconds = time.perf_counter() - search.t0
+    proven = (not search.timed_out) or (
+        search.best is not None and search.best <= search.root_bound
+    )
+    if search.best is None:  # timed out before the first leaf without an initial schedule
+        from .list_sched import list_schedule
+
+        search.best_order = list_schedule(g, "height").order
+        search.best = evaluate(g, search.best_order).length
+        proven = search.best <= search.root_bound
+    sched = evaluate(g, search.best_order, algorithm="optimal")
+    verify(one_iteration(g), sched)
+    if sched.length != search.best:  # pragma: no cover - the search and evaluate disagree
+        raise ScheduleError(
+            f"internal error: the search placed order {search.best_order} in {search.best} "
+            f"cycles but evaluate() gives {sched.length}"
+        )
+    sched.info.update(
+        {
+            "lower_bound": search.root_bound,
+            "proven_optimal": proven,
+            "nodes": search.nodes,
+            "seconds": seconds,
+            "pruned_bound": search.pruned_bound,
+            "pruned_dominance": search.pruned_dominance,
+            "timed_out": search.timed_out,
+            "initial": initial_length,
+            "exact_over_issue_cycles": search.uniform,
+        }
+    )
+    if search.timed_out:
+        what = "proven optimal anyway (meets the bound)" if proven else "not proven optimal"
+        search.event(
+            "done", f"limit reached after {search.nodes} nodes: best {search.best}, {what}"
+        )
+    else:
+        search.event("done", f"search complete after {search.nodes} nodes: optimum {search.best}")
+    search.events[-1].seconds = seconds
+    return sched, search.events
+
+
+def optimal_schedule(graph, *, trace: bool = False, **options):
+    """The shortest legal schedule of ``graph`` (a core Graph or a DependenceGraph), as a verified
+    :class:`~lecturekit.core.Schedule` with ``algorithm="optimal"``; with ``trace=True`` the pair
+    ``(schedule, events)``. Options as for :func:`optimal_search` (``time_limit`` in seconds,
+    default 10)."""
+    sched, events = optimal_search(graph, **options)
+    return (sched, events) if trace else sched
+
+
+__all__ = ["SearchEvent", "optimal_schedule", "optimal_search", "uniform_reservations"]

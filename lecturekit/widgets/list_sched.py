@@ -1,0 +1,286 @@
+"""Step through list scheduling cycle by cycle (ipywidgets, imported lazily).
+
+:func:`list_scheduling_stepper` shows, for each cycle of
+:func:`lecturekit.core.list_sched.list_schedule_trace`:
+
+* the dependence graph with every node coloured by its state (grey: scheduled, green: ready,
+  white: waiting) and annotated with its priority;
+* the ready list as a table: each ready instruction, its priority and what happened to it
+  (chosen and why, or blocked and why), then the instructions whose operands are still on their
+  way;
+* the choice and its reason in the caption ("cycle 2: issue I1 (highest height 8)");
+* the pipeline table of the scheduled order growing up to the current cycle.
+
+A menu picks the priority (the lecture's heuristics) and re-runs the scheduler; a table compares
+every heuristic with program order, the optimum and the lower bound. The widget draws what the
+trace recorded and re-implements nothing.
+"""
+
+from __future__ import annotations
+
+import html
+
+from ..errors import LectureKitError
+
+#: Blocks longer than this are refused with a message (the drawings would not be readable).
+MAX_INSTRUCTIONS = 24
+
+_SHORT = {
+    "height": "height",
+    "successors": "succ",
+    "descendants": "desc",
+    "noninterfering": "unit cycles",
+    "original": "",
+}
+
+
+def priority_note(priority: str, value) -> str:
+    """The short text a node is annotated with (``height 8``, ``succ 2``)."""
+    v = int(value) if float(value).is_integer() else value
+    if priority == "original":
+        return ""
+    if priority == "noninterfering":
+        return f"unit cycles {-v}"
+    return f"{_SHORT.get(priority, 'prio')} {v}"
+
+
+def ready_table_html(graph, step, texts=None) -> str:
+    """The ready list of ``step`` (a :class:`~lecturekit.core.list_sched.ListStep`) as an HTML
+    table: instruction, text, priority, outcome; then the waiting instructions."""
+    texts = texts or [op.text for op in graph.ops]
+    rows = []
+    chosen = set(step.chosen)
+    for i, v in step.ready:
+        value = int(v) if float(v).is_integer() else v
+        outcome = step.reasons.get(i, "")
+        style = "background:#d9f2d0" if i in chosen else ""
+        mark = "issued: " if i in chosen else "not issued: "
+        rows.append(
+            f'<tr style="{style}"><td><b>{html.escape(graph.label(i))}</b></td>'
+            f"<td><code>{html.escape(texts[i])}</code></td><td>{value}</td>"
+            f"<td>{html.escape(mark + outcome)}</td></tr>"
+        )
+    for i, at in step.waiting:
+        rows.append(
+            f'<tr style="color:#777777"><td>{html.escape(graph.label(i))}</td>'
+            f"<td><code>{html.escape(texts[i])}</code></td><td></td>"
+            f"<td>waiting: operands ready in cycle {at}</td></tr>"
+        )
+    if not rows:
+        rows.append('<tr><td colspan="4"><i>nothing ready or on its way</i></td></tr>')
+    head = "<tr><th>instr</th><th>text</th><th>priority</th><th>this cycle</th></tr>"
+    return (
+        f"<b>Ready list, cycle {step.cycle}</b>"
+        '<table style="border-collapse:collapse;font-size:90%" border="1" cellpadding="3">'
+        f"{head}{''.join(rows)}</table>"
+    )
+
+
+def comparison_rows(dg, *, time_limit: float = 2.0) -> list[tuple[str, int, str]]:
+    """``(what, cycles, order)`` for program order, every built-in priority, the optimum and the
+    lower bound of ``dg`` (a DependenceGraph)."""
+    from ..core import evaluate
+    from ..core.bounds import lower_bound
+    from ..core.list_sched import PRIORITIES, list_schedule
+    from ..core.optimal import optimal_schedule
+
+    g = dg.graph
+    n = len(g.ops)
+
+    def names(order):
+        return " ".join(g.label(i) for i in order)
+
+    rows = [("program order (no scheduling)", evaluate(g, list(range(n))).length, names(range(n)))]
+    for name in PRIORITIES:
+        s = list_schedule(g, name)
+        rows.append((f"list: {name}", s.length, names(s.order)))
+    best = optimal_schedule(g, time_limit=time_limit)
+    tag = "optimal" if best.info["proven_optimal"] else "best found (time limit)"
+    rows.append((tag, best.length, names(best.order)))
+    rows.append(("lower bound", lower_bound(g), ""))
+    return rows
+
+
+def comparison_html(dg, *, current: str | None = None, time_limit: float = 2.0) -> str:
+    """:func:`comparison_rows` as an HTML table; the row of ``current`` priority is bold."""
+    rows = []
+    for what, cycles, order in comparison_rows(dg, time_limit=time_limit):
+        bold = current is not None and what == f"list: {current}"
+        cell = (lambda s: f"<b>{s}</b>") if bold else (lambda s: s)  # noqa: E731
+        rows.append(
+            f"<tr><td>{cell(html.escape(what))}</td><td>{cell(cycles)}</td>"
+            f"<td><code>{html.escape(order)}</code></td></tr>"
+        )
+    return (
+        "<b>Heuristics compared</b>"
+        '<table style="border-collapse:collapse;font-size:90%" border="1" cellpadding="3">'
+        "<tr><th>schedule</th><th>cycles</th><th>issue order</th></tr>"
+        f"{''.join(rows)}</table>"
+    )
+
+
+class ListSchedulingStepper:
+    """The widget :func:`list_scheduling_stepper` returns; displays itself in a notebook.
+
+    Attributes: ``widget`` (the VBox), ``stepper`` (the :class:`~.common.Stepper`: ``.index``,
+    ``.step()``, ``.back()``, ``.caption``), ``priority`` (Dropdown), ``ready_html`` (HTML: the
+    ready list), ``comparison`` (HTML: every heuristic's length), ``summary`` (HTML),
+    ``table_output`` (Output: the pipeline table), ``error`` (HTML). After a successful run
+    ``dg``, ``schedule``, ``steps`` and ``sim`` hold what is drawn; after bad input they are
+    ``None``.
+    """
+
+    def __init__(
+        self,
+        program,
+        machine="lecture",
+        priority: str = "height",
+        *,
+        title: str | None = None,
+        compare: bool = True,
+    ):
+        import ipywidgets as w
+
+        from ..core.list_sched import PRIORITIES
+        from .common import Stepper, error_html, safe
+
+        self.dg = None
+        self.schedule = None
+        self.steps = None
+        self.sim = None
+        self.compare = compare
+        self.summary = w.HTML("")
+        self.ready_html = w.HTML("")
+        self.comparison = w.HTML("")
+        self.table_output = w.Output()
+        self.priority = w.Dropdown(
+            options=list(PRIORITIES),
+            value=priority if priority in PRIORITIES else "height",
+            description="priority",
+            layout=w.Layout(width="240px"),
+        )
+        self.stepper = Stepper(
+            1, self._render, title=title or "List scheduling", step_name="cycle", interval=1200
+        )
+        self.error = self.stepper.error
+        try:
+            if priority not in PRIORITIES:
+                raise LectureKitError(
+                    f"unknown priority {priority!r}; choose one of {', '.join(PRIORITIES)}"
+                )
+            self._analyze(program, machine)
+            self._run()
+            if compare:
+                self.comparison.value = comparison_html(self.dg, current=self.priority.value)
+        except LectureKitError as exc:
+            self.error.value = error_html(exc)
+        self.priority.observe(safe(self._on_priority, self.error), names="value")
+        side = w.VBox([self.ready_html, self.table_output], layout=w.Layout(min_width="320px"))
+        self.widget = w.VBox(
+            [
+                w.HBox([self.priority, self.summary]),
+                w.HBox([self.stepper.widget, side]),
+                self.comparison,
+            ]
+        )
+
+    def _analyze(self, program, machine) -> None:
+        from ..deps import DependenceGraph, analyze
+        from ..isa import parse
+
+        if isinstance(program, DependenceGraph):
+            dg = program
+        else:
+            if isinstance(program, str):
+                program = parse(program)
+            dg = analyze(program, machine)
+        if len(dg.program) == 0:
+            raise LectureKitError("the block has no instructions: give at least one")
+        if len(dg.program) > MAX_INSTRUCTIONS:
+            raise LectureKitError(
+                f"the stepper shows blocks of up to {MAX_INSTRUCTIONS} instructions; "
+                f"this one has {len(dg.program)}"
+            )
+        self.dg = dg
+
+    def _run(self) -> None:
+        from ..core.list_sched import list_schedule_trace
+        from ..pipeline import simulate
+
+        self.schedule, self.steps = list_schedule_trace(self.dg.graph, self.priority.value)
+        self.sim = simulate(self.dg.program, self.dg.machine, self.schedule.order)
+        s = self.schedule
+        bound = s.info["lower_bound"]
+        status = "meets the lower bound: optimal" if s.length <= bound else f"lower bound {bound}"
+        self.summary.value = (
+            f"<b>{s.length} cycles</b> with priority <code>{html.escape(self.priority.value)}"
+            f"</code> on <code>{html.escape(self.dg.machine.name)}</code> ({status})"
+        )
+        self.stepper.reset(len(self.steps), 0)
+
+    def _on_priority(self, _change) -> None:
+        if self.dg is None:
+            return
+        keep = self.stepper.index
+        self._run()
+        if self.compare:
+            self.comparison.value = comparison_html(self.dg, current=self.priority.value)
+        self.stepper.index = min(keep, len(self.steps) - 1)
+
+    def _render(self, i: int):
+        if self.steps is None:
+            return None
+        from ..viz.graph import draw_dependence_graph
+        from ..viz.pipeline import draw_stage_table
+        from .common import show_figure
+
+        step = self.steps[i]
+        g = self.dg.graph
+        prio = self.schedule.info["priorities"]
+        name = self.schedule.info["priority"]
+        notes = {j: priority_note(name, prio[j]) for j in range(len(g.ops))}
+        notes = {j: t for j, t in notes.items() if t}
+        self.ready_html.value = ready_table_html(g, step)
+        upto = max(1, min(step.cycle, self.sim.cycles))
+        show_figure(self.table_output, draw_stage_table(self.sim, upto_cycle=upto))
+        fig = draw_dependence_graph(
+            self.dg,
+            annotate=notes or None,
+            states=step.states(len(g.ops)),
+            title=f"cycle {step.cycle}: grey scheduled, green ready, white waiting",
+        )
+        caption = html.escape(step.message)
+        if not step.chosen:
+            caption = f'<span style="color:#b00000">{caption}</span>'
+        return fig, caption
+
+    @property
+    def caption(self):
+        return self.stepper.caption
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
+def list_scheduling_stepper(
+    program_or_text, machine="lecture", priority: str = "height", *, title=None, compare=True
+) -> ListSchedulingStepper:
+    """A widget stepping through list scheduling of ``program_or_text`` (text, a parsed Program
+    or a DependenceGraph) on ``machine`` with ``priority``. ``compare``: also show the table of
+    every heuristic's length (it runs the optimal search once, with a 2-second limit).
+
+    Bad input (a parse error, an unknown machine or priority) is shown in the widget's error
+    area, never raised.
+    """
+    return ListSchedulingStepper(program_or_text, machine, priority, title=title, compare=compare)
+
+
+__all__ = [
+    "MAX_INSTRUCTIONS",
+    "ListSchedulingStepper",
+    "comparison_html",
+    "comparison_rows",
+    "list_scheduling_stepper",
+    "priority_note",
+    "ready_table_html",
+]

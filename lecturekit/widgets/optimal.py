@@ -1,0 +1,181 @@
+"""Watch the exhaustive optimal search (ipywidgets, imported lazily).
+
+:func:`optimal_search_viewer` runs :func:`lecturekit.core.optimal.optimal_search` on a block and
+steps through its trace: each step is a moment of the search (the start, every new incumbent,
+progress every so many nodes, the end) showing the incumbent (the best schedule found so far)
+against the lower bound and the nodes explored, with the incumbent's schedule as a table.
+Switches turn the bounds, the history domination and the list-schedule start on and off, to
+see how many nodes each saves. The widget draws the recorded trace and re-implements nothing.
+"""
+
+from __future__ import annotations
+
+import html
+
+from ..errors import LectureKitError
+
+#: Blocks longer than this are refused with a message (a search trace would be unreadable).
+MAX_INSTRUCTIONS = 40
+#: About how many progress steps a trace is thinned to.
+PROGRESS_STEPS = 40
+
+
+def event_caption(event) -> str:
+    """One line for a :class:`~lecturekit.core.optimal.SearchEvent`: kind, nodes, incumbent,
+    bound, pruned counts."""
+    best = "none yet" if event.incumbent is None else f"{event.incumbent} cycles"
+    gap = ""
+    if event.incumbent is not None:
+        gap = " (meets the bound)" if event.incumbent <= event.bound else ""
+    text = (
+        f"{event.kind}: {event.nodes} nodes explored; incumbent {best}{gap}; lower bound "
+        f"{event.bound}; cut off by bounds {event.pruned_bound}, by domination "
+        f"{event.pruned_dominance}"
+    )
+    if event.message:
+        text += f". {event.message}"
+    return html.escape(text)
+
+
+def thin_trace(graph, *, target: int = PROGRESS_STEPS, **options):
+    """Run the search twice if needed so the trace has about ``target`` progress events:
+    once to count the nodes, once with ``trace_every`` set from that count."""
+    from ..core.optimal import optimal_search
+
+    sched, events = optimal_search(graph, trace_every=10**12, **options)
+    nodes = sched.info["nodes"]
+    if nodes > target and not sched.info["timed_out"] and nodes <= 2_000_000:
+        sched, events = optimal_search(graph, trace_every=max(1, nodes // target), **options)
+    return sched, events
+
+
+class OptimalSearchViewer:
+    """The widget :func:`optimal_search_viewer` returns; displays itself in a notebook.
+
+    Attributes: ``widget`` (the VBox), ``stepper`` (:class:`~.common.Stepper` over the trace),
+    ``use_bounds``, ``use_dominance``, ``use_initial`` (Checkboxes), ``child_order``
+    (Dropdown: earliest placement first or program order), ``summary`` (HTML),
+    ``incumbent_html`` (HTML: the incumbent's schedule), ``error`` (HTML). After a run,
+    ``schedule`` and ``events`` hold the result and the trace (``None`` after bad input).
+    """
+
+    def __init__(self, program, machine="lecture", *, time_limit: float = 5.0, title=None):
+        import ipywidgets as w
+
+        from .common import Stepper, error_html, safe
+
+        self.dg = None
+        self.schedule = None
+        self.events = None
+        self.time_limit = time_limit
+        self.summary = w.HTML("")
+        self.incumbent_html = w.HTML("")
+        box = {"indent": False, "layout": w.Layout(width="190px")}
+        self.use_bounds = w.Checkbox(value=True, description="prune by bounds", **box)
+        self.use_dominance = w.Checkbox(value=True, description="history domination", **box)
+        self.use_initial = w.Checkbox(value=True, description="start from list schedule", **box)
+        self.child_order = w.Dropdown(
+            options=[("earliest placement first", "greedy"), ("program order", "program")],
+            value="greedy",
+            description="try children",
+            layout=w.Layout(width="300px"),
+        )
+        self.stepper = Stepper(
+            1, self._render, title=title or "Branch and bound", step_name="event", interval=700
+        )
+        self.error = self.stepper.error
+        try:
+            self._analyze(program, machine)
+            self._run()
+        except LectureKitError as exc:
+            self.error.value = error_html(exc)
+        for control in (self.use_bounds, self.use_dominance, self.use_initial, self.child_order):
+            control.observe(safe(self._on_switch, self.error), names="value")
+        switches = w.HBox([self.use_bounds, self.use_dominance, self.use_initial, self.child_order])
+        self.widget = w.VBox([switches, self.summary, self.stepper.widget, self.incumbent_html])
+
+    def _analyze(self, program, machine) -> None:
+        from ..deps import DependenceGraph, analyze
+        from ..isa import parse
+
+        if isinstance(program, DependenceGraph):
+            dg = program
+        else:
+            dg = analyze(parse(program) if isinstance(program, str) else program, machine)
+        if len(dg.program) == 0:
+            raise LectureKitError("the block has no instructions: give at least one")
+        if len(dg.program) > MAX_INSTRUCTIONS:
+            raise LectureKitError(
+                f"the viewer searches blocks of up to {MAX_INSTRUCTIONS} instructions; "
+                f"this one has {len(dg.program)}"
+            )
+        self.dg = dg
+
+    def _run(self) -> None:
+        self.schedule, self.events = thin_trace(
+            self.dg.graph,
+            time_limit=self.time_limit,
+            prune=self.use_bounds.value,
+            dominance=self.use_dominance.value,
+            initial=self.use_initial.value,
+            child_order=self.child_order.value,
+        )
+        info = self.schedule.info
+        proven = "proven optimal" if info["proven_optimal"] else "not proven (time limit)"
+        self.summary.value = (
+            f"<b>{self.schedule.length} cycles</b>, {proven}; lower bound {info['lower_bound']}; "
+            f"<b>{info['nodes']} nodes</b> explored (cut off: {info['pruned_bound']} by bounds, "
+            f"{info['pruned_dominance']} by domination)"
+        )
+        self.stepper.reset(len(self.events), 0)
+
+    def _on_switch(self, _change) -> None:
+        if self.dg is None:
+            return
+        self._run()
+
+    def _render(self, i: int):
+        if not self.events:
+            return None
+        from ..core import evaluate
+        from ..viz.search import draw_search_progress
+        from ..viz.text import schedule_table_text
+
+        event = self.events[i]
+        if event.incumbent_order:
+            sched = evaluate(self.dg.graph, event.incumbent_order, algorithm="incumbent")
+            self.incumbent_html.value = (
+                "<b>Incumbent</b><pre style='line-height:1.25'>"
+                f"{html.escape(schedule_table_text(sched, reasons=False))}</pre>"
+            )
+        else:
+            self.incumbent_html.value = "<i>no incumbent yet</i>"
+        fig = draw_search_progress(self.events, upto=i)
+        return fig, event_caption(event)
+
+    @property
+    def caption(self):
+        return self.stepper.caption
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
+def optimal_search_viewer(
+    program_or_text, machine="lecture", *, time_limit: float = 5.0, title=None
+) -> OptimalSearchViewer:
+    """A widget stepping through the branch-and-bound search for the optimal schedule of
+    ``program_or_text`` (text, a parsed Program or a DependenceGraph) on ``machine``.
+
+    Bad input is shown in the widget's error area, never raised.
+    """
+    return OptimalSearchViewer(program_or_text, machine, time_limit=time_limit, title=title)
+
+
+__all__ = [
+    "MAX_INSTRUCTIONS",
+    "OptimalSearchViewer",
+    "event_caption",
+    "optimal_search_viewer",
+    "thin_trace",
+]

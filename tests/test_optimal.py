@@ -1,0 +1,196 @@
+"""Exhaustive optimal scheduling: the lecture's 10 cycles, agreement with brute force over orders
+and over issue cycles, bounds and heuristics on either side, pruning switches, limits, traces."""
+
+import itertools
+import random
+from collections import Counter
+
+import pytest
+from conftest import SIX_BLOCK
+
+from lecturekit.core import Edge, Graph, Operation, Reservation, evaluate, verify
+from lecturekit.core.bounds import lower_bound
+from lecturekit.core.list_sched import PRIORITIES, list_schedule
+from lecturekit.core.optimal import optimal_schedule, optimal_search, uniform_reservations
+from lecturekit.core.search_space import brute_force_optimal
+from lecturekit.deps import analyze
+from lecturekit.errors import ScheduleError
+from lecturekit.pipeline import simulate
+from lecturekit.randomblocks import random_block
+
+OPCODES = ["add", "sub", "mul", "div", "lw", "sw", "addi"]
+
+
+def test_six_block_optimum_is_ten_and_proven():
+    dg = analyze(SIX_BLOCK, "lecture")
+    s = optimal_schedule(dg)
+    verify(dg.graph, s)
+    assert s.length == 10 and s.algorithm == "optimal"
+    assert s.info["lower_bound"] == 10 and s.info["proven_optimal"]
+    assert s.info["exact_over_issue_cycles"]
+    assert simulate(SIX_BLOCK, "lecture", s.order).cycles == 10
+
+
+def test_without_any_pruning_the_search_visits_every_prefix():
+    g = analyze(SIX_BLOCK, "lecture").graph
+    full = optimal_schedule(g, prune=False, dominance=False, initial=False)
+    pruned = optimal_schedule(g, initial=False)
+    assert full.length == pruned.length == 10
+    assert full.info["proven_optimal"] and pruned.info["proven_optimal"]
+    # every prefix of every legal order is one node: 188 for this block's 60 orders
+    assert full.info["nodes"] == 188
+    assert pruned.info["nodes"] < full.info["nodes"]
+
+
+def brute_force_over_issue_cycles(g, horizon):
+    """The shortest legal schedule by trying every issue cycle up to ``horizon`` for every
+    operation (independent of order evaluation), checked by the verifier's own rules."""
+    n = len(g.ops)
+    topo = g.topological_order()
+    preds = {j: [(e.src, e.latency) for e in g.intra_edges() if e.dst == j] for j in range(n)}
+    start = [None] * n
+    best = [None]
+
+    def fits():
+        width, use = Counter(), Counter()
+        for i in range(n):
+            if start[i] is None:
+                continue
+            width[start[i]] += 1
+            for r in g.ops[i].reservations:
+                for c in range(start[i] + r.offset, start[i] + r.offset + r.cycles):
+                    use[(r.unit, c)] += 1
+        if g.issue_width is not None and any(v > g.issue_width for v in width.values()):
+            return False
+        return all(v <= g.units[u] for (u, _c), v in use.items())
+
+    def rec(k, finish):
+        if best[0] is not None and finish >= best[0]:
+            return
+        if k == n:
+            best[0] = finish
+            return
+        j = topo[k]
+        lo = max([g.earliest] + [start[s] + lat for s, lat in preds[j]])
+        for t in range(lo, horizon + 1):
+            start[j] = t
+            if fits():
+                rec(k + 1, max(finish, t + g.ops[j].tail))
+            start[j] = None
+
+    rec(0, 0)
+    return best[0]
+
+
+SMALL = [(seed, m) for seed in range(25) for m in ("lecture", "classic5", "dual")]
+
+
+@pytest.mark.parametrize("seed, machine", SMALL)
+def test_best_order_is_the_optimum_over_issue_cycles(seed, machine):
+    """The meaning of "optimal": no assignment of issue cycles beats the best in-order order."""
+    rng = random.Random(seed)
+    prog = random_block(rng, size=rng.randint(2, 5), opcodes=OPCODES)
+    g = analyze(prog, machine).graph
+    s = optimal_schedule(g)
+    assert brute_force_over_issue_cycles(g, s.length) == s.length
+    assert brute_force_optimal(g)[1] == s.length
+
+
+MANY = [(seed, m) for seed in range(60) for m in ("lecture", "classic5", "dual")]
+
+
+@pytest.mark.parametrize("seed, machine", MANY)
+def test_optimal_matches_brute_force_and_sits_between_bound_and_heuristics(seed, machine):
+    rng = random.Random(1000 + seed)
+    prog = random_block(rng, size=rng.randint(1, 7), registers=rng.randint(4, 10), opcodes=OPCODES)
+    g = analyze(prog, machine).graph
+    s, events = optimal_schedule(g, trace=True)
+    verify(g, s)
+    _order, best = brute_force_optimal(g)
+    assert s.length == best
+    assert s.info["proven_optimal"]
+    assert lower_bound(g) <= s.length
+    assert evaluate(g, s.order).length == s.length
+    for name in PRIORITIES:
+        assert list_schedule(g, name).length >= s.length
+    lengths = [e.incumbent for e in events if e.incumbent is not None]
+    assert lengths == sorted(lengths, reverse=True)  # incumbents only improve
+    assert events[0].kind == "start" and events[-1].kind == "done"
+
+
+@pytest.mark.parametrize("machine", ["lecture", "dual"])
+def test_switches_do_not_change_the_optimum(machine):
+    g = analyze(random_block(7, size=7, registers=10, opcodes=OPCODES), machine).graph
+    results = {
+        (p, d, i): optimal_schedule(g, prune=p, dominance=d, initial=i)
+        for p, d, i in itertools.product([False, True], repeat=3)
+    }
+    assert len({s.length for s in results.values()}) == 1
+    assert all(s.info["proven_optimal"] for s in results.values())
+    bare = results[(False, False, False)].info["nodes"]
+    assert all(s.info["nodes"] <= bare for s in results.values())
+
+
+def test_limits_return_a_legal_schedule():
+    g = analyze(random_block(11, size=30, registers=16, opcodes=OPCODES), "dual").graph
+    for options in ({"time_limit": 0.0}, {"node_limit": 1}, {"node_limit": 1, "initial": False}):
+        s = optimal_schedule(g, **options)
+        verify(g, s)
+        assert isinstance(s.info["proven_optimal"], bool)
+        assert s.info["proven_optimal"] == (not s.info["timed_out"] or s.length <= lower_bound(g))
+        assert s.length >= lower_bound(g)
+    with pytest.raises(ScheduleError, match="time limit"):
+        optimal_schedule(g, time_limit=-1)
+
+
+def test_trace_reports_progress():
+    g = analyze(random_block(5, size=8, registers=10, opcodes=OPCODES), "dual").graph
+    _s, events = optimal_search(g, prune=False, dominance=False, trace_every=10)
+    kinds = {e.kind for e in events}
+    assert {"start", "progress", "done"} <= kinds
+    progress = [e.nodes for e in events if e.kind == "progress"]
+    assert progress == sorted(progress) and all(n % 10 == 0 for n in progress)
+    assert "search complete" in events[-1].message
+
+
+def fan_out():
+    ops = [
+        Operation("R", reservations=(Reservation("u", 0, 1),), tail=1),
+        Operation("P", reservations=(Reservation("u", 0, 1),), tail=4),
+        Operation("Q", reservations=(Reservation("u", 0, 1),), tail=4),
+    ]
+    return Graph(ops, [Edge(0, 1, 1), Edge(0, 2, 1)], units={"u": 1}, issue_width=1)
+
+
+def test_hand_made_graphs():
+    s = optimal_schedule(fan_out())
+    assert s.length == 7 == s.info["lower_bound"] and s.info["proven_optimal"]
+    empty = optimal_schedule(Graph([]))
+    assert empty.length == 0 and empty.info["proven_optimal"]
+    odd = Graph(
+        [
+            Operation("a", reservations=(Reservation("u", 0, 2),), tail=2),
+            Operation("b", reservations=(Reservation("u", 1, 1),), tail=2),
+        ],
+        units={"u": 1},
+    )
+    assert not uniform_reservations(odd)
+    s = optimal_schedule(odd)
+    verify(odd, s)
+    assert not s.info["exact_over_issue_cycles"]
+    with pytest.raises(ScheduleError, match="cycle"):
+        optimal_schedule(Graph([Operation("a"), Operation("b")], [Edge(0, 1, 1), Edge(1, 0, 1)]))
+
+
+def test_deep_blocks_do_not_overflow_the_stack(monkeypatch):
+    n = 1100  # deeper than Python's default recursion limit
+    chain = Graph(
+        [Operation(f"o{i}", tail=1) for i in range(n)], [Edge(i, i + 1, 2) for i in range(n - 1)]
+    )
+    s = optimal_schedule(chain, prune=False, dominance=False, initial=False)
+    assert s.length == 2 * n and s.info["proven_optimal"] and s.info["nodes"] == n
+    monkeypatch.setattr("lecturekit.core.optimal.MAX_DEPTH", 5)
+    g = analyze(random_block(3, size=12, registers=10), "dual").graph
+    big = optimal_schedule(g)
+    verify(g, big)
+    assert big.info["timed_out"] and big.info["nodes"] == 0

@@ -1,0 +1,165 @@
+"""The list-scheduling stepper and the optimal-search viewer, driven headless."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import pytest  # noqa: E402
+from conftest import SIX_BLOCK  # noqa: E402
+
+from lecturekit.core.list_sched import PRIORITIES  # noqa: E402
+from lecturekit.deps import analyze  # noqa: E402
+from lecturekit.randomblocks import random_block  # noqa: E402
+from lecturekit.widgets.list_sched import list_scheduling_stepper, priority_note  # noqa: E402
+from lecturekit.widgets.optimal import optimal_search_viewer  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _no_figures_left():
+    yield
+    assert plt.get_fignums() == []
+    plt.close("all")
+
+
+def _png(output):
+    (item,) = output.outputs
+    return item["data"]["image/png"]
+
+
+# -- list scheduling ---------------------------------------------------------------------------
+def test_list_stepper_walks_the_six_block():
+    w = list_scheduling_stepper(SIX_BLOCK)
+    s = w.stepper
+    assert w.error.value == ""
+    assert s.n_steps == len(w.steps) == 7  # cycles 2..8
+    assert "<b>10 cycles</b>" in w.summary.value and "optimal" in w.summary.value
+    assert w.caption.value.startswith("cycle 2: issue I1 (highest height 8); not issued: I3")
+    assert "issue width 1 used up" in w.caption.value
+    assert "Ready list, cycle 2" in w.ready_html.value and "issued: highest height 8" in (
+        w.ready_html.value
+    )
+    graph_png, table_png = _png(s.output), _png(w.table_output)
+    s.step()
+    assert w.caption.value.startswith("cycle 3: issue I3 (highest height 5)")
+    assert _png(s.output) != graph_png and _png(w.table_output) != table_png
+    assert "waiting: operands ready in cycle 5" in w.ready_html.value  # I2 after I1
+    s.index = 5
+    assert "nothing ready: stall" in w.caption.value and "#b00000" in w.caption.value
+    s.step_button.click()
+    assert "cycle 8: issue I4" in w.caption.value
+
+
+def test_list_stepper_changes_heuristic_and_compares():
+    w = list_scheduling_stepper(SIX_BLOCK)
+    for name in PRIORITIES:
+        assert f"list: {name}" in w.comparison.value
+    assert "program order (no scheduling)</td><td>12" in w.comparison.value
+    assert "<b>list: height</b>" in w.comparison.value
+    before = w.caption.value
+    w.priority.value = "original"
+    assert w.caption.value != before and "first in program order" in w.caption.value
+    assert "priority <code>original</code>" in w.summary.value
+    assert "<b>list: original</b>" in w.comparison.value
+    assert w.schedule.algorithm == "list:original"
+
+
+def test_list_stepper_on_a_dual_issue_block():
+    prog = random_block(8, size=10, registers=8)
+    w = list_scheduling_stepper(prog, "dual", "successors", compare=False)
+    assert w.error.value == "" and w.comparison.value == ""
+    assert w.schedule.algorithm == "list:successors"
+    w.stepper.index = w.stepper.n_steps - 1
+    assert w.caption.value.startswith(f"cycle {w.steps[-1].cycle}:")
+
+
+def test_priority_notes():
+    assert priority_note("height", 8) == "height 8"
+    assert priority_note("noninterfering", -3) == "unit cycles 3"
+    assert priority_note("original", -2) == ""
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, message",
+    [
+        (("add $t0, $t1",), {}, "line 1, column 13"),
+        ((SIX_BLOCK, "quantum"), {}, "unknown machine"),
+        ((SIX_BLOCK,), {"priority": "fastest"}, "unknown priority"),
+        (("",), {}, "no instructions"),
+        (("\n".join(f"add $t{k % 8}, $t1, $t2" for k in range(30)),), {}, "up to 24"),
+    ],
+)
+def test_list_stepper_shows_bad_input(args, kwargs, message):
+    w = list_scheduling_stepper(*args, **kwargs)
+    assert message in w.error.value and "color:#c00000" in w.error.value
+    assert w.steps is None
+    w.stepper.step()  # nothing to draw, nothing raised
+
+
+def test_a_failing_callback_shows_the_error_in_the_widget(monkeypatch):
+    w = list_scheduling_stepper(SIX_BLOCK, compare=False)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the drawing broke")
+
+    monkeypatch.setattr("lecturekit.viz.graph.draw_dependence_graph", broken)
+    w.stepper.step()
+    assert "the drawing broke" in w.error.value
+    monkeypatch.undo()
+    w.priority.value = "descendants"  # the kernel is still usable
+    assert w.schedule.algorithm == "list:descendants"
+
+
+def test_a_failing_priority_change_shows_the_error(monkeypatch):
+    w = list_scheduling_stepper(SIX_BLOCK, compare=False)
+
+    def broken(*args, **kwargs):
+        raise ValueError("scheduler exploded")
+
+    monkeypatch.setattr("lecturekit.core.list_sched.list_schedule_trace", broken)
+    w.priority.value = "successors"
+    assert "scheduler exploded" in w.error.value
+
+
+# -- the optimal search ------------------------------------------------------------------------
+def test_optimal_viewer_and_its_switches():
+    v = optimal_search_viewer(SIX_BLOCK)
+    assert v.error.value == ""
+    assert "<b>10 cycles</b>, proven optimal" in v.summary.value
+    assert "<b>0 nodes</b>" in v.summary.value  # the list schedule meets the bound
+    assert v.caption.value.startswith("start:")
+    v.use_initial.value = False
+    v.child_order.value = "program"
+    v.use_bounds.value = False
+    v.use_dominance.value = False
+    assert "<b>188 nodes</b>" in v.summary.value  # every prefix of the 60 orders
+    assert v.stepper.n_steps == len(v.events) > 10
+    first = _png(v.stepper.output)
+    v.stepper.index = v.stepper.n_steps - 1
+    assert v.caption.value.startswith("done: 188 nodes explored; incumbent 10 cycles")
+    assert _png(v.stepper.output) != first
+    assert "Incumbent" in v.incumbent_html.value and "10 cycles" in v.incumbent_html.value
+    incumbents = [e.incumbent for e in v.events if e.kind == "incumbent"]
+    assert incumbents == [12, 11, 10]
+    v.use_bounds.value = True
+    assert "<b>21 nodes</b>" in v.summary.value
+
+
+def test_optimal_viewer_accepts_a_dependence_graph():
+    dg = analyze(random_block(5, size=12, registers=10), "dual")
+    v = optimal_search_viewer(dg)
+    assert v.error.value == "" and v.schedule.info["proven_optimal"]
+
+
+def test_optimal_viewer_bad_input_and_failing_callback(monkeypatch):
+    bad = optimal_search_viewer("add $t0, $t1")
+    assert "line 1, column 13" in bad.error.value and bad.events is None
+    bad.use_bounds.value = False  # no block: nothing happens, nothing raised
+    v = optimal_search_viewer(SIX_BLOCK)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("search exploded")
+
+    monkeypatch.setattr("lecturekit.core.optimal.optimal_search", broken)
+    v.use_dominance.value = False
+    assert "search exploded" in v.error.value
