@@ -23,3 +23,7 @@ def pytest_configure(config):
         "browser: runs the chapters in JupyterLab in headless Chromium (deselect with "
         "-m 'not browser')",
     )
+
+
+# planted submissions are graded by tests/test_grading.py, not validated as chapters by nbval
+collect_ignore_glob = ["data/*"]
