@@ -86,7 +86,9 @@ def evaluate(graph: Graph, order, algorithm: str = "program-order") -> Schedule:
                     f"the order puts {graph.label(e.dst)} before {graph.label(e.src)}, but it "
                     f"depends on it ({e.kind}{via})"
                 )
-    preds = {i: graph.preds(i) for i in range(len(graph.ops))}
+    preds: dict[int, list] = {i: [] for i in range(len(graph.ops))}
+    for e in graph.edges:
+        preds[e.dst].append(e)
     start: dict[int, int] = {}
     waits: dict[int, Wait] = {}
     width_used: Counter = Counter()

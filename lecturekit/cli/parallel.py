@@ -1,0 +1,321 @@
+"""``lecturekit parallel``: pipeline-parallel schedules and 3D-parallel plans.
+
+Examples::
+
+    lecturekit parallel pipeline --schedule 1f1b -p 4 -m 8            # timeline as text
+    lecturekit parallel pipeline --schedule interleaved -p 4 -m 8 --v 2 --tf 2 --tb 2 --tw 2
+    lecturekit parallel pipeline --schedule zb-h1 -p 4 -m 8 --json
+    lecturekit parallel pipeline --compare -p 4 -m 8                  # every schedule, a table
+    lecturekit parallel plan --preset gpt3 --gpus 1024 --tokens 300e9
+    lecturekit parallel plan --preset gpt3 --batch 1536 --gpus 1024 --json
+    lecturekit parallel layout --dp 2 --pp 4 --tp 4                   # the lecture's 32 GPUs
+    lecturekit parallel estimate --days 34                            # utilisation for 34 days
+
+``pipeline --json`` prints ``schedule``, ``p``, ``m``, ``v``, ``makespan``, ``bubble_fraction``,
+``peak_in_flight`` (per device), ``devices`` (per device: ``busy``, ``idle`` and ``ops`` with
+``op``, ``kind``, ``micro``, ``stage``, ``chunk``, ``start``, ``finish``) and more; ``plan --json``
+prints ``plans`` (``dp``, ``tp``, ``pp``, ``zero``, ``micro_batches``, ``recompute``,
+``memory_gib``, ``fits``, ``seconds``, ``mfu``). Fields are only ever added.
+Durations are whole time units (``--tf``, ``--tb``, ``--tw``, ``--comm``).
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..errors import ConfigError
+from ..llm.config import PRESETS
+
+_SCHEDULE_HELP = (
+    "naive, gpipe, pipedream, 1f1b (= dapple), 1f1b-eager (the 2023 slide's figure), "
+    "interleaved, zb-h1, zb-h2"
+)
+
+
+def _number(text: str) -> float:
+    t = str(text).strip().replace("_", "").replace(",", "")
+    scale = {"k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}.get(t[-1:].lower(), 1)
+    if scale != 1:
+        t = t[:-1]
+    try:
+        return float(t) * scale
+    except ValueError:
+        raise ConfigError(f"not a number: {text!r} (e.g. 300e9, 300B)") from None
+
+
+def register(sub) -> None:
+    par = sub.add_parser(
+        "parallel",
+        help="pipeline-parallel schedules (GPipe, 1F1B, zero bubble, ...) and 3D-parallel plans",
+        description="Parallel training of large models: pipeline schedules evaluated on the "
+        "same scheduling core as instruction orders, DP x TP x PP plans, rank layouts.",
+    )
+    psub = par.add_subparsers(dest="parallel_command", metavar="WHAT")
+    psub.required = True
+
+    pp = psub.add_parser(
+        "pipeline",
+        help="one pipeline schedule: timeline, makespan, bubble, activations in flight",
+        description="Build the F/B(/W) passes of one training step, run a schedule's per-device "
+        "op lists on the scheduling core, verify it, and print the timeline and figures. "
+        "Durations are whole time units.",
+    )
+    pp.add_argument("--schedule", default="1f1b", metavar="NAME", help=_SCHEDULE_HELP)
+    pp.add_argument("-p", type=int, default=4, help="pipeline stages = devices (default 4)")
+    pp.add_argument("-m", type=int, default=8, help="micro-batches per step (default 8)")
+    pp.add_argument("--v", type=int, default=None, help="model chunks per device (interleaved)")
+    pp.add_argument("--tf", type=int, help="forward time T_F (default 1; v for interleaved)")
+    pp.add_argument("--tb", type=int, help="backward (input-gradient) time T_B (default as T_F)")
+    pp.add_argument("--tw", type=int, help="weight-gradient time T_W (default as T_F)")
+    pp.add_argument("--comm", type=int, default=0, help="latency between devices (default 0)")
+    pp.add_argument("--compare", action="store_true", help="run every schedule, print a table")
+    pp.add_argument("--json", action="store_true", help="print JSON (a stable contract)")
+    pp.set_defaults(func=run_pipeline)
+
+    pl = psub.add_parser(
+        "plan",
+        help="DP x TP x PP (x ZeRO) layouts that fit, with an estimated step time",
+        description="List the 3D-parallel layouts of a model on a cluster that fit in GPU "
+        "memory, fastest first, with the step time split into compute, pipeline bubble and "
+        "tensor/pipeline/data-parallel communication.",
+    )
+    pl.add_argument("--preset", default="gpt3", help=f"model: one of {', '.join(PRESETS)}")
+    pl.add_argument("--batch", type=int, help="sequences per step (default: the preset's)")
+    pl.add_argument("--seq", type=int, help="sequence length (default: the preset's)")
+    pl.add_argument("--gpus", type=int, default=1024, help="GPUs (default 1024)")
+    pl.add_argument("--gpus-per-node", type=int, default=8, help="default 8")
+    pl.add_argument("--gpu", default="A100-80GB", help="GPU type (memory and peak FLOP/s)")
+    pl.add_argument("--intra-bw", default="300e9", help="bytes/s per GPU inside a node")
+    pl.add_argument("--inter-bw", default="25e9", help="bytes/s per GPU between nodes")
+    pl.add_argument("--efficiency", type=float, default=0.5, help="fraction of peak (0.5)")
+    pl.add_argument("--dp-overlap", type=float, default=0.0, help="DP comm hidden (0..1)")
+    pl.add_argument("--tokens", default=None, help="training tokens, for days (e.g. 300e9)")
+    pl.add_argument("--limit", type=int, default=12, help="rows to print (default 12)")
+    pl.add_argument("--all", action="store_true", help="also layouts that do not fit")
+    pl.add_argument("--json", action="store_true", help="print JSON (a stable contract)")
+    pl.set_defaults(func=run_plan)
+
+    lay = psub.add_parser(
+        "layout",
+        help="which GPU is which data replica / pipeline stage / tensor partition",
+        description="The rank grid of a 3D-parallel job (tensor ranks fastest, then data, "
+        "then pipeline). Default: the lecture's 2 x 4 x 4 on 8 nodes of 4 GPUs.",
+    )
+    lay.add_argument("--dp", type=int, default=2)
+    lay.add_argument("--pp", type=int, default=4)
+    lay.add_argument("--tp", type=int, default=4)
+    lay.add_argument("--gpus-per-node", type=int, default=4)
+    lay.add_argument("--json", action="store_true")
+    lay.set_defaults(func=run_layout)
+
+    est = psub.add_parser(
+        "estimate",
+        help="training days from C = 6ΨD, or the utilisation that gives a number of days",
+        description="Days to train = 6ΨD / (GPUs x peak x utilisation). Default: the slide's "
+        "GPT-3 175B on 300B tokens with 1024 A100.",
+    )
+    est.add_argument("--parameters", default="175e9")
+    est.add_argument("--tokens", default="300e9")
+    est.add_argument("--gpus", type=int, default=1024)
+    est.add_argument("--gpu", default="A100-80GB")
+    est.add_argument("--utilisation", type=float, default=None, help="fraction of peak")
+    est.add_argument("--days", type=float, default=None, help="solve for the utilisation")
+    est.add_argument("--recompute", action="store_true", help="8ΨD (forward recomputed)")
+    est.add_argument("--json", action="store_true")
+    est.set_defaults(func=run_estimate)
+
+
+def _print_json(data) -> None:
+    print(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def _default_durations(args) -> None:
+    """Unset durations default to 1, or to v when an interleaved schedule runs (each of the v
+    chunks then takes one time unit)."""
+    from ..llm.pipeline_parallel import resolve_schedule
+
+    chunked = args.compare or resolve_schedule(args.schedule) == "interleaved"
+    unit = (args.v or 2) if chunked else 1
+    for k in ("tf", "tb", "tw"):
+        if getattr(args, k) is None:
+            setattr(args, k, unit)
+
+
+def run_pipeline(args) -> int:
+    from ..llm.pipeline_parallel import compare_schedules, pipeline_schedule
+    from ..viz.timeline import timeline_text
+
+    _default_durations(args)
+
+    if args.compare:
+        _check_compare(args)
+        runs = compare_schedules(args.p, args.m, args.v or 2, args.tf, args.tb, args.tw, args.comm)
+        if args.json:
+            _print_json({"schedules": [r.summary() for r in runs]})
+            return 0
+        print(
+            f"p={args.p} m={args.m}; T_F={args.tf} T_B={args.tb} T_W={args.tw} comm={args.comm} "
+            f"(interleaved: v={args.v or 2})"
+        )
+        print(f"{'schedule':<12}{'makespan':>9}{'bubble':>8}{'peak in flight per device':>28}")
+        for r in runs:
+            peaks = " ".join(str(x) for x in r.summary()["peak_in_flight"])
+            print(f"{r.name:<12}{r.makespan:>9}{r.bubble_fraction:>8.1%}   {peaks}")
+        return 0
+    run = pipeline_schedule(
+        args.schedule, args.p, args.m, args.v, args.tf, args.tb, args.tw, args.comm
+    )
+    if args.json:
+        _print_json(run.to_dict())
+        return 0
+    print(timeline_text(run))
+    print(f"makespan {run.makespan} (lower bounds: {run.lower_bounds}), ideal {run.ideal}")
+    print(
+        f"bubble {run.bubble_fraction:.1%} of p x makespan; bubble / ideal = "
+        f"{run.bubble_over_ideal:.3f}"
+    )
+    print(
+        "peak micro-batches in flight per device: "
+        + ", ".join(str(x) for x in run.summary()["peak_in_flight"])
+    )
+    if run.pg.split:
+        print("kept until W per device: " + ", ".join(str(x) for x in run.summary()["peak_held"]))
+    if run.note:
+        print(f"note: {run.note}")
+    return 0
+
+
+def _check_compare(args) -> None:
+    from ..errors import ScheduleError
+
+    v = args.v or 2
+    for name, d in (("--tf", args.tf), ("--tb + --tw", args.tb + args.tw)):
+        if d % v:
+            raise ScheduleError(
+                f"--compare runs the interleaved schedule with v={v}: {name} = {d} must be "
+                f"divisible by {v} (e.g. --tf {v} --tb {v} --tw {v})"
+            )
+
+
+def run_plan(args) -> int:
+    from ..llm.config import preset
+    from ..llm.planner import Cluster, plan, plan_table
+
+    model = preset(args.preset)
+    changes = {k: getattr(args, k) for k in ("batch", "seq") if getattr(args, k) is not None}
+    if changes:
+        model = model.with_(**changes)
+    cluster = Cluster(
+        gpus=args.gpus,
+        gpus_per_node=args.gpus_per_node,
+        gpu=args.gpu,
+        intra_bandwidth=_number(args.intra_bw),
+        inter_bandwidth=_number(args.inter_bw),
+    )
+    plans = plan(
+        model,
+        cluster,
+        efficiency=args.efficiency,
+        dp_overlap=args.dp_overlap,
+        all_layouts=args.all,
+    )
+    tokens = _number(args.tokens) if args.tokens else None
+    if args.json:
+        rows = []
+        for p in plans[: args.limit or None]:
+            d = p.as_dict()
+            if tokens:
+                d["days"] = p.days(tokens)
+            rows.append(d)
+        _print_json(
+            {
+                "model": model.name,
+                "batch": model.batch,
+                "seq": model.seq,
+                "gpus": cluster.gpus,
+                "gpus_per_node": cluster.gpus_per_node,
+                "gpu": cluster.gpu,
+                "efficiency": args.efficiency,
+                "tokens": tokens,
+                "plans": rows,
+            }
+        )
+        return 0
+    print(
+        f"{model.name} ({model.describe()}) on {cluster.gpus} x {cluster.gpu}, "
+        f"{cluster.gpus_per_node} per node; compute at {args.efficiency:.0%} of peak"
+    )
+    if not plans:
+        print("no layout fits in memory (try more GPUs, --all to see why)")
+        return 0
+    print(plan_table(plans, tokens, args.limit))
+    return 0
+
+
+def run_layout(args) -> int:
+    from ..llm.planner import rank_layout
+
+    lay = rank_layout(args.dp, args.pp, args.tp, args.gpus_per_node)
+    if args.json:
+        _print_json(
+            {
+                "dp": lay.dp,
+                "pp": lay.pp,
+                "tp": lay.tp,
+                "gpus_per_node": lay.gpus_per_node,
+                "ranks": [
+                    {"rank": r, "dp": d, "pp": s, "tp": t, "node": n}
+                    for r, (d, s, t, n) in enumerate(lay.ranks)
+                ],
+                "groups": {k: lay.groups(k) for k in ("tensor", "pipeline", "data")},
+                "tensor_groups_in_one_node": lay.tensor_groups_in_one_node(),
+            }
+        )
+        return 0
+    print(
+        f"dp={lay.dp} x pp={lay.pp} x tp={lay.tp} = {lay.world_size} GPUs, "
+        f"{lay.gpus_per_node} per node"
+    )
+    print(lay.text())
+    where = "inside one node" if lay.tensor_groups_in_one_node() else "ACROSS nodes"
+    print(f"tensor-parallel groups are {where}")
+    return 0
+
+
+def run_estimate(args) -> int:
+    from ..llm.planner import days_to_train, utilisation_for_days
+
+    psi, tokens = _number(args.parameters), _number(args.tokens)
+    if args.days is not None and args.utilisation is not None:
+        raise ConfigError("give --days or --utilisation, not both")
+    flops = (8 if args.recompute else 6) * psi * tokens
+    if args.days is not None:
+        u = utilisation_for_days(
+            args.days, psi, tokens, args.gpus, gpu=args.gpu, recompute=args.recompute
+        )
+        days = args.days
+    else:
+        u = args.utilisation if args.utilisation is not None else 0.5
+        days = days_to_train(psi, tokens, args.gpus, u, gpu=args.gpu, recompute=args.recompute)
+    from ..llm.hardware import gpu
+
+    peak = gpu(args.gpu).peak_fp16_flops
+    if args.json:
+        _print_json(
+            {
+                "parameters": psi,
+                "tokens": tokens,
+                "flops": flops,
+                "gpus": args.gpus,
+                "gpu": args.gpu,
+                "peak_flops": peak,
+                "utilisation": u,
+                "achieved_flops_per_gpu": u * peak,
+                "days": days,
+            }
+        )
+        return 0
+    c = "8ΨD" if args.recompute else "6ΨD"
+    print(f"C = {c} = {flops:.3e} FLOPs; {args.gpus} x {args.gpu} at {peak / 1e12:.1f} TFLOP/s")
+    print(f"utilisation {u:.1%} ({u * peak / 1e12:.1f} TFLOP/s per GPU) -> {days:.1f} days")
+    return 0

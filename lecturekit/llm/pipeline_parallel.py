@@ -1,0 +1,975 @@
+"""Pipeline-parallel training schedules, placed and checked by the shared scheduling core.
+
+**The bridge to the first half of the lecture.** A training step split over ``p`` GPUs is a
+graph of operations: the forward pass ``F`` of micro-batch ``k`` on stage ``s``, its backward
+pass ``B`` (and, for the zero-bubble schedules, the weight-gradient pass ``W`` split off the
+backward). Each pass holds its GPU for its duration, exactly like an instruction holds a
+functional unit; "micro-batch 3's activations must reach GPU 2" is a dependence with a latency,
+exactly like a register written in one cycle and read in a later one. A schedule (GPipe, 1F1B,
+...) is one fixed list of passes per GPU, and running it is what in-order hardware does with an
+instruction order. So this module builds a :class:`lecturekit.core.Graph` and hands the per-GPU
+lists to :func:`lecturekit.core.evaluate`; :func:`lecturekit.core.verify` checks the result.
+A bubble is an idle slot of a GPU, as a stall is an idle slot of the pipeline.
+
+**Model** (integers throughout; a *time unit* is whatever the durations are counted in):
+
+- ``p`` devices (GPUs), the model cut into ``p`` stages of equal cost (``p * v`` with ``v``
+  chunks per device for the interleaved schedule); ``m`` micro-batches per training step.
+- :class:`Timing`: ``forward`` = T_F, ``backward`` = T_B, ``weight`` = T_W, ``comm`` = c, all
+  integers: the time of one micro-batch through one device's share of the model. Schedules that
+  do not split the backward run one backward op of ``T_B + T_W`` ("B includes W"); the
+  zero-bubble schedules run ``B`` (T_B) and ``W`` (T_W) separately. With ``v`` chunks a chunk
+  takes ``T/v``, so the interleaved schedule needs durations divisible by ``v``.
+- A pass of duration ``d`` started at ``t`` holds its device in time units ``t .. t+d-1``
+  (``Reservation(device, 0, d)``, ``tail = d - 1``). Time starts at 1, as in the lecture.
+- Edges: ``F(s,k) -> F(s+1,k)`` and ``B(s+1,k) -> B(s,k)`` with latency ``d + c`` (the
+  activation or its gradient travels to the next device, ``c`` = 0 between two chunks on the
+  same device); ``F(last,k) -> B(last,k)`` and ``B(s,k) -> W(s,k)`` with latency ``d``.
+- The optimizer step waits for every device (a *flush*), except in PipeDream (no flush: weights
+  are updated after every micro-batch) and ZB-H2 (the paper replaces the synchronisation before
+  the optimizer step by a post-update validation). :attr:`PipelineRun.steady_period` says what
+  that means for the time per step when steps follow each other.
+
+**Figures** (:class:`PipelineRun`): ``makespan`` (first start to last finish), ``bubble_fraction``
+= idle device-time / (``p`` x makespan), ``peak_in_flight`` per device = the most micro-batches
+whose activations are alive at once (forward started, backward not finished), in units of one
+micro-batch's activations for one device's share of the model; ``peak_held`` the same until the
+``W`` pass (a split backward keeps the inputs of each linear layer until ``W``).
+
+**Schedules** (:data:`SCHEDULES`; orders in :mod:`lecturekit.llm.pp_schedules`): ``naive``
+(model parallel, the whole batch as one micro-batch: durations and communication ``m`` times
+longer), ``gpipe``, ``pipedream``, ``1f1b``, ``1f1b-eager`` (the 2023 slide's DAPPLE figure: list
+scheduling with backward first and at most ``p`` micro-batches in flight), ``interleaved``,
+``zb-h1``, ``zb-h2``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+
+from ..core import Edge, Graph, Operation, Reservation, Schedule, evaluate, verify
+from ..errors import ScheduleError
+from . import pp_schedules
+
+__all__ = [
+    "ALIASES",
+    "DAPPLE_SLIDE",
+    "DAPPLE_SLIDE_EXTRACTION",
+    "MAX_OPS",
+    "SCHEDULES",
+    "PipeOp",
+    "PipelineGraph",
+    "PipelineRun",
+    "Timing",
+    "build_pipeline_graph",
+    "closed_form",
+    "compare_schedules",
+    "critical_path",
+    "device_name",
+    "eager_order",
+    "parse_order",
+    "pipeline_schedule",
+    "resolve_schedule",
+    "run_order",
+    "weight_versions",
+]
+
+#: name -> one-line description, in the order the lecture tells the story
+SCHEDULES: dict[str, str] = {
+    "naive": "model parallel: the whole batch as one micro-batch, one device busy at a time",
+    "gpipe": "GPipe (2019): all forwards, then all backwards; flush",
+    "pipedream": "PipeDream (2019): 1F1B without flush, weights updated per micro-batch",
+    "1f1b": "1F1B = DAPPLE (2021) = PipeDream-Flush: warm-up, one forward one backward, cool-down",
+    "1f1b-eager": "the 2023 slide's DAPPLE figure: backward first, forwards as they arrive, <= p",
+    "interleaved": "interleaved 1F1B (Megatron-LM 2021): v model chunks per device",
+    "zb-h1": "zero bubble ZB-H1 (2023): backward split into B and W, W postponed; 1F1B memory",
+    "zb-h2": "zero bubble ZB-H2 (2023): more warm-up forwards, parallelogram; ~2x memory",
+}
+
+#: other names people use
+ALIASES = {
+    "dapple": "1f1b",
+    "pipedream-flush": "1f1b",
+    "1f1b-interleaved": "interleaved",
+    "interleaved-1f1b": "interleaved",
+    "megatron": "interleaved",
+    "zbh1": "zb-h1",
+    "zb1p": "zb-h1",
+    "zbh2": "zb-h2",
+    "zb2p": "zb-h2",
+    "model-parallel": "naive",
+    "dapple-slide": "1f1b-eager",
+}
+
+#: how the optimizer step is synchronised: "flush" (wait for every device), "none" (PipeDream:
+#: every micro-batch updates its stage's weights), "post-validation" (ZB-H2's assumption)
+SYNC = {name: "flush" for name in SCHEDULES} | {"pipedream": "none", "zb-h2": "post-validation"}
+
+#: the evaluator is quadratic in the number of operations; beyond this a widget would hang
+MAX_OPS = 3000
+#: and it walks time unit by time unit; keep durations modest
+MAX_DURATION = 1000
+
+KINDS = ("F", "B", "W")
+_KIND_TEXT = {"F": "forward", "B": "backward", "W": "weight-gradient"}
+
+
+def _int(name: str, value, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ScheduleError(f"{name}: must be an integer, got {value!r}")
+    if value < low or (high is not None and value > high):
+        rng = f">= {low}" if high is None else f"between {low} and {high}"
+        raise ScheduleError(f"{name}: must be {rng}, got {value}")
+    return value
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Durations of one micro-batch through one device's share of the model, and the
+    communication latency between devices, in integer time units.
+
+    ``backward`` is the input-gradient part B and ``weight`` the weight-gradient part W of the
+    backward pass; a schedule that does not split the backward runs one op of
+    ``backward + weight`` (so ``weight=0`` describes an unsplit backward of ``backward``).
+    """
+
+    forward: int = 1
+    backward: int = 1
+    weight: int = 1
+    comm: int = 0
+
+    def __post_init__(self) -> None:
+        _int("forward (T_F)", self.forward, 1, MAX_DURATION)
+        _int("backward (T_B)", self.backward, 1, MAX_DURATION)
+        _int("weight (T_W)", self.weight, 0, MAX_DURATION)
+        _int("comm (communication latency)", self.comm, 0, MAX_DURATION)
+
+    @property
+    def full_backward(self) -> int:
+        """The unsplit backward: ``T_B + T_W``."""
+        return self.backward + self.weight
+
+    def per_micro_batch(self) -> int:
+        """Work of one micro-batch on one device: ``T_F + T_B + T_W``."""
+        return self.forward + self.backward + self.weight
+
+    def as_dict(self) -> dict[str, int]:
+        return {"F": self.forward, "B": self.backward, "W": self.weight, "comm": self.comm}
+
+
+@dataclass(frozen=True)
+class PipeOp:
+    """One pass: ``kind`` F/B/W of micro-batch ``micro`` (1-based) on ``stage`` (0-based),
+    which lives on ``device`` as its ``chunk``-th model chunk. ``batch`` > 1 (naive model
+    parallelism) means the op carries that many micro-batches at once."""
+
+    kind: str
+    micro: int
+    stage: int
+    device: int
+    chunk: int = 0
+    duration: int = 1
+    batch: int = 1
+
+    @property
+    def label(self) -> str:
+        """``F3``; ``F3.1`` for chunk 1 (interleaved); ``F1-8`` for a whole batch of 8."""
+        if self.batch > 1:
+            return f"{self.kind}{self.micro}-{self.micro + self.batch - 1}"
+        return f"{self.kind}{self.micro}" + (f".{self.chunk}" if self.chunk else "")
+
+
+def device_name(d: int) -> str:
+    """The stream (and unit) name of device ``d`` in the core graph: ``device 0``, ..."""
+    return f"device {d}"
+
+
+@dataclass
+class PipelineGraph:
+    """The passes of one training step and their dependences, as a core :class:`Graph`."""
+
+    p: int
+    m: int
+    v: int
+    timing: Timing
+    split: bool
+    batch: int
+    ops: list[PipeOp]
+    graph: Graph
+    index: dict[tuple[str, int, int], int] = field(repr=False)
+
+    @property
+    def stages(self) -> int:
+        return self.p * self.v
+
+    def op(self, kind: str, micro: int, stage: int) -> int:
+        """The operation index of ``kind`` of ``micro`` on ``stage``."""
+        key = (kind, micro, stage)
+        if key not in self.index:
+            raise ScheduleError(
+                f"there is no {kind}{micro} on stage {stage} (p={self.p}, m={self.m}, v={self.v}"
+                f"{', backward split into B and W' if self.split else ''})"
+            )
+        return self.index[key]
+
+    def order_from_keys(self, keys: Mapping[int, list]) -> dict[str, list[int]]:
+        """``{device: [(kind, micro, stage), ...]}`` -> the core's ``{stream: [op index]}``."""
+        return {device_name(d): [self.op(*k) for k in ks] for d, ks in keys.items()}
+
+
+def _check_shape(p, m, v) -> tuple[int, int, int]:
+    p = _int("p (pipeline stages / devices)", p, 1, 64)
+    m = _int("m (micro-batches)", m, 1, 512)
+    v = _int("v (model chunks per device)", v, 1, 16)
+    return p, m, v
+
+
+def build_pipeline_graph(
+    p: int,
+    m: int,
+    v: int = 1,
+    timing: Timing | None = None,
+    split: bool = False,
+    batch: int = 1,
+) -> PipelineGraph:
+    """The graph of ``F``/``B`` (/``W`` when ``split``) passes for ``p`` devices, ``m``
+    micro-batches and ``v`` chunks per device; durations from ``timing`` (each divided by
+    ``v`` for a chunk, multiplied by ``batch`` when one op carries ``batch`` micro-batches)."""
+    p, m, v = _check_shape(p, m, v)
+    timing = timing or Timing()
+    if split and timing.weight < 1:
+        raise ScheduleError(
+            "weight (T_W): a split backward needs a weight-gradient pass of at least 1 time unit"
+        )
+    n_ops = p * v * m * (3 if split else 2)
+    if n_ops > MAX_OPS:
+        raise ScheduleError(
+            f"{n_ops} passes (p={p} x v={v} x m={m} x {3 if split else 2}) is more than this "
+            f"simulator handles quickly ({MAX_OPS}); use fewer micro-batches or stages"
+        )
+    full_b = timing.backward if split else timing.full_backward
+    raw = {"F": timing.forward, "B": full_b, "W": timing.weight}
+    if v > 1:
+        for kind, d in raw.items():
+            if kind == "W" and not split:
+                continue
+            if d % v:
+                names = {"F": "forward (T_F)", "B": "backward", "W": "weight (T_W)"}
+                raise ScheduleError(
+                    f"{names[kind]} = {d} is not divisible by v = {v}: with v chunks per device "
+                    f"each chunk's pass takes 1/v of the time, and durations are whole time "
+                    f"units. Use durations that are multiples of {v} (e.g. T_F = T_B = T_W = {v})"
+                )
+    dur = {k: d * batch // v for k, d in raw.items()}
+    comm = timing.comm * batch
+    stages = p * v
+    ops: list[PipeOp] = []
+    index: dict[tuple[str, int, int], int] = {}
+    kinds = ("F", "B", "W") if split else ("F", "B")
+    for k in range(1, m + 1):
+        for kind in kinds:
+            rng = range(stages) if kind == "F" else range(stages - 1, -1, -1)
+            for s in rng:
+                index[(kind, k, s)] = len(ops)
+                ops.append(PipeOp(kind, k, s, s % p, s // p, dur[kind], batch))
+    core_ops = []
+    for op in ops:
+        unit = device_name(op.device)
+        where = f"stage {op.stage}" + (f" (device {op.device}, chunk {op.chunk})" if v > 1 else "")
+        what = f"micro-batches {op.label[1:]}" if batch > 1 else f"micro-batch {op.micro}"
+        core_ops.append(
+            Operation(
+                name=f"{op.kind}{op.micro}@{op.stage}",
+                text=f"{_KIND_TEXT[op.kind]} of {what} on {where}",
+                reservations=(Reservation(unit, 0, op.duration),),
+                tail=op.duration - 1,
+                kind=op.kind,
+                stream=unit,
+            )
+        )
+    edges = []
+
+    def hop(a: int, b: int) -> int:
+        return comm if a % p != b % p else 0
+
+    for k in range(1, m + 1):
+        for s in range(stages - 1):
+            edges.append(
+                Edge(
+                    index["F", k, s],
+                    index["F", k, s + 1],
+                    dur["F"] + hop(s, s + 1),
+                    "ACT",
+                    f"activations of micro-batch {k}",
+                )
+            )
+            edges.append(
+                Edge(
+                    index["B", k, s + 1],
+                    index["B", k, s],
+                    dur["B"] + hop(s, s + 1),
+                    "GRAD",
+                    f"gradient of micro-batch {k}",
+                )
+            )
+        edges.append(
+            Edge(
+                index["F", k, stages - 1],
+                index["B", k, stages - 1],
+                dur["F"],
+                "LOSS",
+                f"loss of micro-batch {k}",
+            )
+        )
+        if split:
+            for s in range(stages):
+                edges.append(
+                    Edge(
+                        index["B", k, s],
+                        index["W", k, s],
+                        dur["B"],
+                        "LOCAL",
+                        f"output gradient of micro-batch {k}",
+                    )
+                )
+    graph = Graph(
+        core_ops,
+        edges,
+        units={device_name(d): 1 for d in range(p)},
+        issue_width=None,
+        earliest=1,
+        name=f"pipeline p={p} m={m}" + (f" v={v}" if v > 1 else ""),
+    )
+    pg = PipelineGraph(p, m, v, timing, split, batch, ops, graph, index)
+    graph.source = pg
+    return pg
+
+
+# ----------------------------------------------------------------------------------------------
+# running an order
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class PipelineRun:
+    """A schedule of one training step: the order each device ran, the start of every pass
+    (from :func:`lecturekit.core.evaluate`, checked by :func:`lecturekit.core.verify`), and
+    the figures derived from it."""
+
+    name: str
+    pg: PipelineGraph
+    order: dict[str, list[int]]
+    schedule: Schedule
+    note: str = ""
+
+    # -- shape ---------------------------------------------------------------------------------
+    p = property(lambda self: self.pg.p)
+    #: micro-batches per step (for ``naive`` the one op carries all of them)
+    m = property(lambda self: self.pg.m * self.pg.batch)
+    v = property(lambda self: self.pg.v)
+    timing = property(lambda self: self.pg.timing)
+
+    @property
+    def ops(self) -> list[PipeOp]:
+        return self.pg.ops
+
+    def start(self, i: int) -> int:
+        return self.schedule.start[i]
+
+    @cached_property
+    def _finish(self) -> list[int]:
+        return list(self.schedule.finish)
+
+    def finish(self, i: int) -> int:
+        return self._finish[i]
+
+    def device_ops(self, d: int) -> list[int]:
+        """Operation indices run by device ``d``, in the order it ran them."""
+        return list(self.order[device_name(d)])
+
+    # -- time ----------------------------------------------------------------------------------
+    @property
+    def first(self) -> int:
+        return min(self.schedule.start)
+
+    @property
+    def last(self) -> int:
+        return self.schedule.length
+
+    @property
+    def makespan(self) -> int:
+        """Time units from the first start to the last finish."""
+        return self.schedule.makespan
+
+    @cached_property
+    def _busy(self) -> list[int]:
+        return [
+            sum(self.ops[i].duration for i in self.order[device_name(d)]) for d in range(self.p)
+        ]
+
+    def busy(self, d: int) -> int:
+        """Time units device ``d`` computes."""
+        return self._busy[d]
+
+    def idle(self, d: int) -> int:
+        return self.makespan - self.busy(d)
+
+    @property
+    def bubble_time(self) -> Fraction:
+        """Idle time per device, averaged over devices."""
+        return Fraction(sum(self.idle(d) for d in range(self.p)), self.p)
+
+    @property
+    def bubble_fraction(self) -> float:
+        """Idle device-time / (p x makespan)."""
+        return float(self.bubble_time / self.makespan)
+
+    @property
+    def ideal(self) -> int:
+        """The step time with no bubble at all: the busiest device's work."""
+        return max(self.busy(d) for d in range(self.p))
+
+    @property
+    def bubble_over_ideal(self) -> float:
+        """Bubble time / ideal time, the measure of the Megatron-LM and zero-bubble papers
+        ((p-1)/m for 1F1B)."""
+        return float(self.bubble_time / self.ideal)
+
+    def span(self, d: int) -> tuple[int, int]:
+        """First start and last finish on device ``d``."""
+        ops = self.order[device_name(d)]
+        return min(self.start(i) for i in ops), max(self.finish(i) for i in ops)
+
+    @property
+    def sync(self) -> str:
+        return SYNC.get(self.name, "flush")
+
+    @property
+    def steady_period(self) -> int:
+        """Time per training step when steps follow each other.
+
+        With a flush the next step starts when this one has finished everywhere: the makespan.
+        Without the synchronisation (ZB-H2's post-validation) each device starts its next step
+        as soon as it is done, so the step repeats every ``max(device span)``. PipeDream never
+        drains: in the steady state each device is busy all the time."""
+        if self.sync == "none":
+            return self.ideal
+        if self.sync == "post-validation":
+            return max(b - a + 1 for a, b in (self.span(d) for d in range(self.p)))
+        return self.makespan
+
+    @property
+    def steady_bubble_fraction(self) -> float:
+        return 1 - self.ideal / self.steady_period
+
+    # -- memory --------------------------------------------------------------------------------
+    def _weight(self, op: PipeOp) -> Fraction:
+        return Fraction(op.batch, self.v)
+
+    def _alive(self, d: int, until: str) -> list[Fraction]:
+        """Per time unit (index 0 = ``first``), the micro-batches alive on device ``d``."""
+        t0 = self.first
+        curve = [Fraction(0)] * (self.last - t0 + 1)
+        for i in self.order[device_name(d)]:
+            op = self.ops[i]
+            if op.kind != "F":
+                continue
+            end_kind = until if (until == "B" or self.pg.split) else "B"
+            j = self.pg.op(end_kind, op.micro, op.stage)
+            for t in range(self.start(i), self.finish(j) + 1):
+                curve[t - t0] += self._weight(op)
+        return curve
+
+    def in_flight(self, d: int) -> list[Fraction]:
+        """Micro-batches with activations alive on device ``d`` (forward started, backward not
+        finished), per time unit from :attr:`first`; chunks count ``1/v``, a whole batch ``m``."""
+        return self._alive(d, "B")
+
+    def held(self, d: int) -> list[Fraction]:
+        """As :meth:`in_flight` but until the ``W`` pass (equal when the backward is not split)."""
+        return self._alive(d, "W")
+
+    @cached_property
+    def peak_in_flight(self) -> list[Fraction]:
+        """Per device, the most micro-batches' activations alive at once (F done, B not yet)."""
+        return [max(self.in_flight(d), default=Fraction(0)) for d in range(self.p)]
+
+    @cached_property
+    def peak_held(self) -> list[Fraction]:
+        """Per device, the most micro-batches whose activations are kept until their W pass."""
+        return [max(self.held(d), default=Fraction(0)) for d in range(self.p)]
+
+    def activation_bytes(self, per_micro_batch: int, until: str = "W") -> list[int]:
+        """Peak activation bytes per device, given the bytes one micro-batch's activations take
+        on one device's share of the model (e.g. ``layers/p`` x a layer's activations from
+        :mod:`lecturekit.llm.memory`). ``until="W"`` counts a split backward's kept inputs."""
+        peaks = self.peak_held if until == "W" else self.peak_in_flight
+        return [int(x * per_micro_batch) for x in peaks]
+
+    # -- bounds --------------------------------------------------------------------------------
+    @cached_property
+    def lower_bounds(self) -> dict[str, int]:
+        """No schedule of this graph can be shorter: the busiest device's work, the critical
+        path (the longest chain of passes and transfers), and the scheduling core's best bound
+        (:func:`lecturekit.core.bounds.lower_bound`: each device's work plus the time before it
+        can start and after it must stop, the same bound that judges instruction schedules)."""
+        from ..core.bounds import lower_bound
+
+        return {
+            "device work": self.ideal,
+            "critical path": critical_path(self.pg),
+            "core": lower_bound(self.pg.graph) - self.pg.graph.earliest + 1,
+        }
+
+    # -- output --------------------------------------------------------------------------------
+    def devices(self) -> list[list[dict]]:
+        """Per device, its passes in order: label, kind, micro, stage, chunk, start, finish."""
+        out = []
+        for d in range(self.p):
+            rows = []
+            for i in self.order[device_name(d)]:
+                op = self.ops[i]
+                rows.append(
+                    {
+                        "op": op.label,
+                        "kind": op.kind,
+                        "micro": op.micro,
+                        "stage": op.stage,
+                        "chunk": op.chunk,
+                        "start": self.start(i),
+                        "finish": self.finish(i),
+                    }
+                )
+            out.append(rows)
+        return out
+
+    def summary(self) -> dict:
+        """The figures of one row of a comparison table."""
+        return {
+            "schedule": self.name,
+            "p": self.p,
+            "m": self.m,
+            "v": self.v,
+            "makespan": self.makespan,
+            "ideal": self.ideal,
+            "bubble_fraction": self.bubble_fraction,
+            "bubble_over_ideal": self.bubble_over_ideal,
+            "peak_in_flight": [_num(x) for x in self.peak_in_flight],
+            "peak_held": [_num(x) for x in self.peak_held],
+            "steady_period": self.steady_period,
+        }
+
+    def to_dict(self) -> dict:
+        """The JSON contract of ``lecturekit parallel pipeline --json``."""
+        d = self.summary()
+        d.update(
+            {
+                "timing": self.timing.as_dict(),
+                "split_backward": self.pg.split,
+                "time_origin": self.first,
+                "bubble_time_per_device": _num(self.bubble_time),
+                "sync": self.sync,
+                "steady_bubble_fraction": self.steady_bubble_fraction,
+                "lower_bounds": self.lower_bounds,
+                "closed_form_makespan": closed_form(self.name, self.p, self.m, self.v, self.timing),
+                "note": self.note,
+                "devices": [
+                    {"device": k, "busy": self.busy(k), "idle": self.idle(k), "ops": ops}
+                    for k, ops in enumerate(self.devices())
+                ],
+            }
+        )
+        return d
+
+
+def _num(x: Fraction) -> int | float:
+    return int(x) if x.denominator == 1 else float(x)
+
+
+def critical_path(pg: PipelineGraph) -> int:
+    """Length of the longest chain of passes and transfers, first start to last finish."""
+    g = pg.graph
+    preds: dict[int, list[Edge]] = {j: [] for j in range(len(g.ops))}
+    for e in g.edges:
+        preds[e.dst].append(e)
+    est = [g.earliest] * len(g.ops)
+    for j in g.topological_order():
+        for e in preds[j]:
+            est[j] = max(est[j], est[e.src] + e.latency)
+    return max(est[j] + g.ops[j].tail for j in range(len(g.ops))) - g.earliest + 1
+
+
+def run_order(pg: PipelineGraph, order, name: str = "custom", note: str = "") -> PipelineRun:
+    """Run a per-device order on the graph with :func:`lecturekit.core.evaluate` and check it
+    with :func:`lecturekit.core.verify`.
+
+    ``order`` is ``{device: [(kind, micro, stage), ...]}``, the core's ``{stream: [index]}``, or
+    text as :func:`parse_order` reads it. Raises :class:`~lecturekit.errors.DeadlockError`
+    (naming the stuck devices and what each waits for) when the devices wait on each other
+    forever, and :class:`~lecturekit.errors.ScheduleError` when a pass is missing or repeated.
+    """
+    streams = _as_streams(pg, order)
+    sched = evaluate(pg.graph, streams, algorithm=name)
+    verify(pg.graph, sched)
+    return PipelineRun(name, pg, streams, sched, note)
+
+
+def _as_streams(pg: PipelineGraph, order) -> dict[str, list[int]]:
+    if not isinstance(order, Mapping):
+        return parse_order(pg, order)
+    values = list(order.values())
+    if values and all(isinstance(v, str) for v in values):
+        return parse_order(pg, order)
+    if all(isinstance(k, str) and k.startswith("device ") for k in order):
+        if all(all(isinstance(i, int) for i in v) for v in values):
+            missing = [device_name(d) for d in range(pg.p) if device_name(d) not in order]
+            if missing:
+                raise ScheduleError(f"the order gives no op list for {', '.join(missing)}")
+            return {k: list(v) for k, v in order.items()}
+    out = {}
+    for d, keys in order.items():
+        dev = _device_index(pg, d)
+        out[device_name(dev)] = [pg.op(*k) if isinstance(k, tuple) else k for k in keys]
+    return out
+
+
+def _device_index(pg: PipelineGraph, d) -> int:
+    if isinstance(d, str) and d.startswith("device "):
+        d = d[len("device ") :]
+    try:
+        k = int(d)
+    except (TypeError, ValueError):
+        raise ScheduleError(f"{d!r} is not a device (devices are 0..{pg.p - 1})") from None
+    if not 0 <= k < pg.p:
+        raise ScheduleError(f"device {k} does not exist: devices are 0..{pg.p - 1}")
+    return k
+
+
+def parse_order(pg: PipelineGraph, spec) -> dict[str, list[int]]:
+    """Read a hand-written order: one line (or list entry) per device, e.g.
+    ``["F1 F2 B1 B2", "F1 B1 F2 B2"]`` or ``{0: "F1 F2 B1 B2", 1: "F1 B1 F2 B2"}``.
+
+    A token is kind + micro-batch (``F3``, ``B3``, ``W3``); the stage is the device's own, or
+    ``F3.1`` for its chunk 1, or ``F3@5`` for stage 5 explicitly.
+    """
+    if isinstance(spec, str):
+        lines = [ln for ln in spec.strip().splitlines() if ln.strip()]
+        spec = dict(enumerate(lines))
+    elif not isinstance(spec, Mapping):
+        spec = dict(enumerate(spec))
+    if len(spec) != pg.p:
+        raise ScheduleError(f"the order has {len(spec)} device line(s) but p = {pg.p}")
+    out = {}
+    for d, line in spec.items():
+        dev = _device_index(pg, d)
+        tokens = line.split() if isinstance(line, str) else list(line)
+        idx = []
+        for col, tok in enumerate(tokens, 1):
+            idx.append(_parse_token(pg, dev, str(tok), col))
+        out[device_name(dev)] = idx
+    return out
+
+
+def _parse_token(pg: PipelineGraph, dev: int, tok: str, col: int) -> int:
+    where = f"device {dev}, token {col} {tok!r}"
+    kind = tok[:1].upper()
+    rest = tok[1:]
+    if kind not in KINDS:
+        raise ScheduleError(f"{where}: a pass starts with F, B or W")
+    stage, chunk = dev, 0
+    if "@" in rest:
+        rest, st = rest.split("@", 1)
+        if not st.isdigit():
+            raise ScheduleError(f"{where}: the stage after @ must be a number")
+        stage = int(st)
+        if stage % pg.p != dev:
+            raise ScheduleError(f"{where}: stage {stage} runs on device {stage % pg.p}, not {dev}")
+    elif "." in rest:
+        rest, ch = rest.split(".", 1)
+        if not ch.isdigit() or int(ch) >= pg.v:
+            raise ScheduleError(f"{where}: chunk must be 0..{pg.v - 1}")
+        chunk = int(ch)
+        stage = chunk * pg.p + dev
+    if not rest.isdigit():
+        raise ScheduleError(f"{where}: expected a micro-batch number after {kind}")
+    micro = int(rest)
+    if not 1 <= micro <= pg.m:
+        raise ScheduleError(f"{where}: micro-batch {micro} is not in 1..{pg.m}")
+    if kind == "W" and not pg.split:
+        raise ScheduleError(f"{where}: this graph does not split the backward, so it has no W")
+    return pg.op(kind, micro, stage)
+
+
+# ----------------------------------------------------------------------------------------------
+# the schedules
+# ----------------------------------------------------------------------------------------------
+
+
+def resolve_schedule(name: str) -> str:
+    """The canonical schedule name (case-insensitive, aliases allowed)."""
+    key = str(name).strip().lower().replace("_", "-").replace(" ", "-")
+    key = ALIASES.get(key, key)
+    if key not in SCHEDULES:
+        raise ScheduleError(
+            f"schedule: unknown pipeline schedule {name!r}; choose one of {', '.join(SCHEDULES)}"
+        )
+    return key
+
+
+def eager_order(pg: PipelineGraph, cap: int | None = None) -> dict[int, list]:
+    """List scheduling of the passes (chapter 4's algorithm, with a memory limit): whenever a
+    device is free it runs a backward if one has arrived, else a forward if one has arrived and
+    fewer than ``cap`` (default ``p``) micro-batches are in flight on it, else waits. Returns
+    the per-device order it produced (unsplit backward, ``v = 1``)."""
+    if pg.split or pg.v != 1:
+        raise ScheduleError("the eager list schedule is defined for v = 1 and an unsplit backward")
+    p, m = pg.p, pg.m
+    cap = p if cap is None else _int("cap (micro-batches in flight)", cap, 1)
+    g = pg.graph
+    # no schedule needs longer than doing everything one after another
+    horizon = g.earliest + sum(op.duration for op in pg.ops) + sum(e.latency for e in g.edges)
+    preds = {i: g.preds(i) for i in range(len(g.ops))}
+    start: dict[int, int] = {}
+    nxt = {(kind, s): 1 for kind in ("F", "B") for s in range(p)}
+    free = [g.earliest] * p
+    order: dict[int, list] = {s: [] for s in range(p)}
+
+    def ready_at(i: int) -> int | None:
+        t = g.earliest
+        for e in preds[i]:
+            if e.src not in start:
+                return None
+            t = max(t, start[e.src] + e.latency)
+        return t
+
+    t = g.earliest
+    while len(start) < len(g.ops):
+        if t > horizon:  # pragma: no cover - a guard, not a path
+            raise ScheduleError("the eager list schedule made no progress")
+        for s in range(p):
+            if free[s] > t:
+                continue
+            pick = None
+            for kind in ("B", "F"):
+                k = nxt[(kind, s)]
+                if k > m:
+                    continue
+                if kind == "F" and nxt[("F", s)] - nxt[("B", s)] >= cap:
+                    continue
+                i = pg.op(kind, k, s)
+                r = ready_at(i)
+                if r is not None and r <= t:
+                    pick = (kind, k, i)
+                    break
+            if pick:
+                kind, k, i = pick
+                start[i] = t
+                free[s] = t + pg.ops[i].duration
+                nxt[(kind, s)] += 1
+                order[s].append((kind, k, s))
+        t += 1
+    return order
+
+
+def pipeline_schedule(
+    name: str = "1f1b",
+    p: int = 4,
+    m: int = 8,
+    v: int | None = None,
+    tf: int = 1,
+    tb: int = 1,
+    tw: int = 1,
+    comm: int = 0,
+    *,
+    timing: Timing | None = None,
+) -> PipelineRun:
+    """Build, run and verify a named schedule (see :data:`SCHEDULES`).
+
+    ``tf``, ``tb``, ``tw``, ``comm`` (or ``timing``) are integer time units; schedules that do not
+    split the backward run one backward of ``tb + tw``. ``v`` (model chunks per device) only
+    applies to ``interleaved`` (default 2 there).
+    """
+    name = resolve_schedule(name)
+    timing = timing or Timing(tf, tb, tw, comm)
+    if name == "interleaved":
+        v = 2 if v is None else v
+    elif v not in (None, 1):
+        raise ScheduleError(
+            f"v (model chunks per device) only applies to the interleaved schedule, not {name}"
+        )
+    p, m, v = _check_shape(p, m, v or 1)
+    note = ""
+    if name == "naive":
+        pg = build_pipeline_graph(p, 1, 1, timing, split=False, batch=m)
+        keys = pp_schedules.naive(p)
+        note = f"the whole batch ({m} micro-batches) is one op per device; comm x {m} as well"
+    elif name == "gpipe":
+        pg = build_pipeline_graph(p, m, 1, timing)
+        keys = pp_schedules.gpipe(p, m)
+    elif name in ("1f1b", "pipedream"):
+        pg = build_pipeline_graph(p, m, 1, timing)
+        keys = pp_schedules.one_f_one_b(p, m)
+        if name == "pipedream":
+            note = "same op lists as 1F1B, no flush: see weight_versions() and steady_period"
+    elif name == "1f1b-eager":
+        pg = build_pipeline_graph(p, m, 1, timing)
+        keys = eager_order(pg)
+    elif name == "interleaved":
+        if m % p:
+            raise ScheduleError(
+                f"interleaved: m = {m} micro-batches is not a multiple of p = {p}; Megatron-LM's "
+                f"interleaved schedule sends micro-batches through the chunks in groups of p. "
+                f"Try m = {max(p, m - m % p)} or {m + p - m % p}"
+            )
+        pg = build_pipeline_graph(p, m, v, timing)
+        keys = pp_schedules.interleaved(p, m, v)
+    elif name == "zb-h1":
+        pg = build_pipeline_graph(p, m, 1, timing, split=True)
+        keys = pp_schedules.zb_h1(p, m)
+    else:  # zb-h2
+        pg = build_pipeline_graph(p, m, 1, timing, split=True)
+        keys = pp_schedules.zb_h2(p, m)
+        if m < 2 * p - 1:
+            note = (
+                f"m = {m} < 2p - 1 = {2 * p - 1}: too few micro-batches to fill ZB-H2's warm-up; "
+                f"ZB-H1 is as good or better here"
+            )
+    return run_order(pg, pg.order_from_keys(keys), name, note)
+
+
+def closed_form(name: str, p: int, m: int, v: int = 1, timing: Timing | None = None) -> int | None:
+    """The textbook makespan, where one is known (``None`` otherwise).
+
+    With ``c`` = comm, ``Bt = T_B + T_W``:
+
+    - naive: ``p m (T_F + Bt) + 2 (p-1) m c``
+    - gpipe: ``(m + p - 1)(T_F + Bt) + 2 (p-1) c``
+    - 1f1b, pipedream (``c = 0``): ``(m + p - 1)(T_F + Bt)``; 1f1b-eager too when
+      ``Bt`` is ``T_F`` or ``2 T_F`` (with other ratios the greedy list schedule can lose: p=3,
+      m=4, T_F=2, T_B=1, T_W=0 gives 19, not 18)
+    - interleaved (``c = 0``, ``m`` a multiple of ``p``, ``m > p``):
+      ``m (T_F + Bt) + (p-1)(T_F + Bt)/v``
+    - zb-h1 (``c = 0``, ``T_F = T_B = T_W``, ``m >= p``): ``m (T_F+T_B+T_W) + (p-1)(T_F+T_B-T_W)``
+    - zb-h2 (``c = 0``, ``T_F = T_B = T_W``, ``m >= 2p - 1``): ``m (T_F+T_B+T_W) + (p-1) T_F``
+    """
+    name = resolve_schedule(name)
+    t = timing or Timing()
+    f, bt, c = t.forward, t.full_backward, t.comm
+    equal = t.forward == t.backward == t.weight
+    if name == "naive":
+        return p * m * (f + bt) + 2 * (p - 1) * m * c
+    if name == "gpipe":
+        return (m + p - 1) * (f + bt) + 2 * (p - 1) * c
+    if c:
+        return None
+    if name == "1f1b-eager" and bt not in (f, 2 * f):
+        return None  # list scheduling is a heuristic: e.g. p=3, m=4, T_F=2, T_B=1 gives 19 > 18
+    if name in ("1f1b", "pipedream", "1f1b-eager"):
+        return (m + p - 1) * (f + bt)
+    if name == "interleaved":
+        if m % p or m == p or (p - 1) * (f + bt) % v:
+            return None
+        return m * (f + bt) + (p - 1) * (f + bt) // v
+    if name == "zb-h1" and equal and m >= p:
+        return m * t.per_micro_batch() + (p - 1) * (t.forward + t.backward - t.weight)
+    if name == "zb-h2" and equal and m >= 2 * p - 1:
+        return m * t.per_micro_batch() + (p - 1) * t.forward
+    return None
+
+
+def compare_schedules(
+    p: int = 4,
+    m: int = 8,
+    v: int = 2,
+    tf: int = 1,
+    tb: int = 1,
+    tw: int = 1,
+    comm: int = 0,
+    names=None,
+) -> list[PipelineRun]:
+    """One run per schedule with the same model and durations (interleaved with ``v`` chunks)."""
+    names = names or list(SCHEDULES)
+    return [
+        pipeline_schedule(
+            n, p, m, v if resolve_schedule(n) == "interleaved" else None, tf, tb, tw, comm
+        )
+        for n in names
+    ]
+
+
+# ----------------------------------------------------------------------------------------------
+# PipeDream's weight versions
+# ----------------------------------------------------------------------------------------------
+
+
+def weight_versions(run: PipelineRun) -> dict:
+    """Which weight version each pass uses when every micro-batch updates its stage's weights
+    right after its backward (PipeDream: no flush).
+
+    Version ``n`` of stage ``s`` = the weights after ``n`` updates there. Returns
+    ``forward[k][s]`` (the version micro-batch ``k+1``'s forward uses on stage ``s``),
+    ``latest_at_backward[k][s]`` (the version current when its backward runs: what a backward
+    without weight stashing would use, wrongly), ``stored[s]`` (the most versions stage ``s``
+    must keep at once with weight stashing: one per micro-batch in flight plus the current one,
+    counted as distinct versions) and ``stale[k]`` (whether micro-batch ``k+1``'s forward used
+    different versions on different stages: the inconsistency PipeDream's vertical sync fixes).
+    """
+    pg = run.pg
+    if pg.v != 1 or pg.batch != 1:
+        raise ScheduleError("weight versions are computed for v = 1 and one micro-batch per op")
+    last = "W" if pg.split else "B"
+    updates = {
+        s: sorted(run.finish(pg.op(last, k, s)) for k in range(1, pg.m + 1)) for s in range(pg.p)
+    }
+
+    def version(s: int, t: int) -> int:  # updates finished before time t on stage s
+        return sum(1 for u in updates[s] if u < t)
+
+    fwd = [
+        [version(s, run.start(pg.op("F", k, s))) for s in range(pg.p)] for k in range(1, pg.m + 1)
+    ]
+    bwd = [
+        [version(s, run.start(pg.op("B", k, s))) for s in range(pg.p)] for k in range(1, pg.m + 1)
+    ]
+    stored = []
+    for s in range(pg.p):
+        best = 0
+        for t in range(run.first, run.last + 1):
+            alive = {
+                fwd[k - 1][s]
+                for k in range(1, pg.m + 1)
+                if run.start(pg.op("F", k, s)) <= t <= run.finish(pg.op(last, k, s))
+            }
+            alive.add(version(s, t))
+            best = max(best, len(alive))
+        stored.append(best)
+    stale = [len(set(row)) > 1 for row in fwd]
+    return {"forward": fwd, "latest_at_backward": bwd, "stored": stored, "stale": stale}
+
+
+# ----------------------------------------------------------------------------------------------
+# the 2023 slide's DAPPLE figure
+# ----------------------------------------------------------------------------------------------
+
+#: The DAPPLE grid of the 2023 slides (001_*.txt) as the text extraction gives it: one line per
+#: device, tab-separated cells, one cell per time unit (a forward takes one, a backward two).
+DAPPLE_SLIDE_EXTRACTION = (
+    "1\t2\t3\t4\t\t\t\t\t\t\t1\tı\t5\t2\t\t5\t3\t7\t4\t4\t8\tį\t5\t\t6\t,\t\t7\t7\t8\n"
+    "\t1\t2\t3\t4\t\t\t\t1\t\t\t2\t2\t5\t3\t•\t6\t4\t7\tĘ\t5\t8\t6\t5\t\t7\t7\t\t8\t\n"
+    "\t\t1\t2\t3\t4\t1\t\t\t2\t2\t\t3\t3\t5\t4\t6\t5 (5\t7\t6\t5\t8\t7\t7\t\t8\t3\t\t\n"
+    "\t\t\t1\t1\t1\t2\t2\t2\t3\t3\t3\t4\t4\t!\t5\t5\t6\t(5\t7\t-\t7\t8\t8\t3\t\t\t\t\n"
+)
+
+#: Our reading of that grid (4 devices, 8 micro-batches, T_F = 1, backward = 2): ``F3`` a
+#: forward, ``B3`` one of the two units of a backward, ``.`` idle. Devices 1 and 2 run their
+#: first four forwards as soon as they arrive (more than 1F1B's p - s - 1 warm-up): it is the
+#: ``1f1b-eager`` schedule, and :func:`pipeline_schedule` reproduces it cell for cell.
+DAPPLE_SLIDE = (
+    "F1 F2 F3 F4 . . . . . . B1 B1 F5 B2 B2 F6 B3 B3 F7 B4 B4 F8 B5 B5 . B6 B6 . B7 B7 . B8 B8",
+    ". F1 F2 F3 F4 . . . B1 B1 . B2 B2 F5 B3 B3 F6 B4 B4 F7 B5 B5 F8 B6 B6 . B7 B7 . B8 B8 . .",
+    ". . F1 F2 F3 F4 B1 B1 . B2 B2 . B3 B3 F5 B4 B4 F6 B5 B5 F7 B6 B6 F8 B7 B7 . B8 B8 . . . .",
+    ". . . F1 B1 B1 F2 B2 B2 F3 B3 B3 F4 B4 B4 F5 B5 B5 F6 B6 B6 F7 B7 B7 F8 B8 B8 . . . . . .",
+)

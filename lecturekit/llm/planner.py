@@ -1,0 +1,477 @@
+"""Planning 3D-parallel training: which DP x TP x PP (x ZeRO) layouts fit, and how fast they run.
+
+The lecture's frontier section ends with 3D parallelism (3D并行训练: data 2-way, pipeline 4
+stages, tensor 4 partitions on 32 GPUs) and the estimate "175B parameters, 300B tokens, 1024
+A100: 34 days". This module computes both, from the other calculators:
+
+- memory per GPU: :func:`lecturekit.llm.memory.memory_report` (parameters, gradients,
+  optimizer states under ZeRO, activations with 1F1B's in-flight micro-batches);
+- communication: :mod:`lecturekit.llm.comm` (α-β costs of ring collectives, Megatron's four
+  all-reduces per layer, DP/ZeRO gradient and parameter traffic);
+- pipeline bubble: :func:`lecturekit.llm.pipeline_parallel.closed_form` (the 1F1B bubble
+  ``(p-1)/m`` of the ideal time, checked against the simulator in the tests).
+
+**Step-time model** (stated, deliberately simple; every term is reported separately):
+
+``compute``  = FLOPs per step / (GPUs x peak x ``efficiency``), FLOPs = 6 Ψ x tokens per step
+(8 Ψ with full recomputation: the forward runs twice);
+``bubble``   = compute x (p-1)/m (1F1B; one sequence per micro-batch);
+``tp``       = Megatron's 4 all-reduces of (s x h) activations per layer and micro-batch, inside
+a node, never overlapped;
+``pp``       = the activation sends on the pipeline's fill and drain, 2(p-1) messages;
+``dp``       = the gradient all-reduce (ZeRO-1/2: reduce-scatter + all-gather; ZeRO-3: one more
+all-gather) of one stage's parameters across the ``dp`` replicas, between nodes, of which a
+fraction ``dp_overlap`` hides behind the backward pass.
+
+Tensor parallelism stays inside a node (its traffic needs NVLink); ranks are numbered tensor
+fastest, then data, then pipeline (as DeepSpeed's and Megatron-LM's topologies do), so a tensor
+group is always one node's GPUs when ``tp`` divides the GPUs per node.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import ConfigError
+from . import hardware
+from .comm import Link, data_parallel_comm, tensor_parallel_comm
+from .config import PRECISIONS, ModelConfig, ParallelConfig, Precision, preset
+from .memory import GIB, memory_report
+from .params import parameter_count, stage_parameters
+from .pipeline_parallel import Timing, closed_form
+
+__all__ = [
+    "GPT3_ESTIMATE",
+    "Cluster",
+    "Plan",
+    "RankLayout",
+    "days_to_train",
+    "plan",
+    "plan_table",
+    "rank_layout",
+    "training_flops",
+    "utilisation_for_days",
+]
+
+DAY = 86400
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """GPUs and the network between them.
+
+    Defaults: NVIDIA DGX A100 nodes: 8 x A100-80GB per node, NVLink 3 at 300 GB/s per
+    direction per GPU (600 GB/s bidirectional, datasheet), 8 x 200 Gb/s HDR InfiniBand per node
+    = 25 GB/s per GPU between nodes; latencies 5 µs (NVLink) and 10 µs (InfiniBand), a
+    round-number assumption. Peak FLOP/s and memory come from :mod:`lecturekit.llm.hardware`
+    unless given.
+    """
+
+    gpus: int = 1024
+    gpus_per_node: int = 8
+    gpu: str = "A100-80GB"
+    intra_bandwidth: float = 300e9  #: bytes/s per GPU inside a node (NVLink)
+    inter_bandwidth: float = 25e9  #: bytes/s per GPU between nodes (InfiniBand)
+    intra_latency: float = 5e-6
+    inter_latency: float = 10e-6
+    peak_flops: float | None = None  #: FLOP/s per GPU (default: the GPU's dense FP16/BF16)
+    memory_bytes: int | None = None  #: per GPU (default: the GPU's)
+
+    def __post_init__(self) -> None:
+        for name in ("gpus", "gpus_per_node"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise ConfigError(f"{name}: must be a positive integer, got {v!r}")
+        hardware.gpu(self.gpu)  # validates the name
+        for name in ("intra_bandwidth", "inter_bandwidth", "peak_flops", "memory_bytes"):
+            v = getattr(self, name)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0):
+                raise ConfigError(f"{name}: must be a positive number, got {v!r}")
+        for name in ("intra_latency", "inter_latency"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
+                raise ConfigError(f"{name}: must be a number >= 0, got {v!r}")
+
+    @property
+    def flops(self) -> float:
+        return self.peak_flops or hardware.gpu(self.gpu).peak_fp16_flops
+
+    @property
+    def memory(self) -> int:
+        return self.memory_bytes or hardware.gpu(self.gpu).memory_bytes
+
+    @property
+    def intra(self) -> Link:
+        return Link.from_bandwidth(self.intra_latency, self.intra_bandwidth)
+
+    @property
+    def inter(self) -> Link:
+        return Link.from_bandwidth(self.inter_latency, self.inter_bandwidth)
+
+
+# ----------------------------------------------------------------------------------------------
+# the lecture's two numbers
+# ----------------------------------------------------------------------------------------------
+
+
+def training_flops(parameters: float, tokens: float, recompute: bool = False) -> float:
+    """C = 6 Ψ D (forward 2ΨD + backward 4ΨD); 8 Ψ D when the forward is recomputed."""
+    if parameters <= 0 or tokens <= 0:
+        raise ConfigError("training_flops: parameters and tokens must be > 0")
+    return (8 if recompute else 6) * parameters * tokens
+
+
+def days_to_train(
+    parameters: float,
+    tokens: float,
+    gpus: int,
+    utilisation: float,
+    peak_flops: float | None = None,
+    gpu: str = "A100-80GB",
+    recompute: bool = False,
+) -> float:
+    """Days for C = 6ΨD (or 8ΨD) FLOPs on ``gpus`` GPUs each doing ``utilisation`` x peak."""
+    if not 0 < utilisation <= 1:
+        raise ConfigError(f"utilisation: must be in (0, 1], got {utilisation!r}")
+    if isinstance(gpus, bool) or not isinstance(gpus, int) or gpus < 1:
+        raise ConfigError(f"gpus: must be a positive integer, got {gpus!r}")
+    peak = peak_flops or hardware.gpu(gpu).peak_fp16_flops
+    return training_flops(parameters, tokens, recompute) / (gpus * peak * utilisation) / DAY
+
+
+def utilisation_for_days(
+    days: float,
+    parameters: float,
+    tokens: float,
+    gpus: int,
+    peak_flops: float | None = None,
+    gpu: str = "A100-80GB",
+    recompute: bool = False,
+) -> float:
+    """The fraction of peak FLOP/s that makes training take ``days`` days."""
+    if days <= 0:
+        raise ConfigError(f"days: must be > 0, got {days!r}")
+    return days_to_train(parameters, tokens, gpus, 1.0, peak_flops, gpu, recompute) / days
+
+
+#: the slide's "1750亿参数、3000亿词语、1024卡A100, 需要34天训练" (002_*.txt) and where it
+#: comes from: Narayanan et al. 2021 (Megatron-LM, SC'21) estimate 8TP/(nX), X = 140 TFLOP/s
+GPT3_ESTIMATE = {
+    "parameters": 175e9,
+    "tokens": 300e9,
+    "gpus": 1024,
+    "gpu": "A100-80GB",
+    "days_on_slide": 34,
+    "megatron_achieved_flops": 140e12,
+}
+
+
+# ----------------------------------------------------------------------------------------------
+# 3D layout of ranks
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RankLayout:
+    """Which GPU does what in a dp x pp x tp job: ``ranks[r] = (dp, pp, tp, node)``."""
+
+    dp: int
+    pp: int
+    tp: int
+    gpus_per_node: int
+    ranks: tuple[tuple[int, int, int, int], ...]
+
+    @property
+    def world_size(self) -> int:
+        return self.dp * self.pp * self.tp
+
+    def rank(self, dp: int, pp: int, tp: int) -> int:
+        """Global rank of data replica ``dp``, pipeline stage ``pp``, tensor partition ``tp``."""
+        return (pp * self.dp + dp) * self.tp + tp
+
+    def groups(self, kind: str) -> list[list[int]]:
+        """The communication groups: ``tensor`` (all-reduce every layer), ``pipeline``
+        (send/receive activations), ``data`` (all-reduce gradients)."""
+        out = []
+        if kind == "tensor":
+            for pp in range(self.pp):
+                for dp in range(self.dp):
+                    out.append([self.rank(dp, pp, t) for t in range(self.tp)])
+        elif kind == "pipeline":
+            for dp in range(self.dp):
+                for t in range(self.tp):
+                    out.append([self.rank(dp, pp, t) for pp in range(self.pp)])
+        elif kind == "data":
+            for pp in range(self.pp):
+                for t in range(self.tp):
+                    out.append([self.rank(dp, pp, t) for dp in range(self.dp)])
+        else:
+            raise ConfigError(f"kind: must be tensor, pipeline or data; got {kind!r}")
+        return out
+
+    def node_of(self, rank: int) -> int:
+        return rank // self.gpus_per_node
+
+    def tensor_groups_in_one_node(self) -> bool:
+        return all(len({self.node_of(r) for r in g}) == 1 for g in self.groups("tensor"))
+
+    def text(self) -> str:
+        """One block per data replica: rows = pipeline stages, columns = tensor partitions,
+        cells = global rank (and node)."""
+        w = len(str(self.world_size - 1))
+        lines = []
+        for dp in range(self.dp):
+            lines.append(f"data-parallel replica {dp}:")
+            head = " " * 10 + "".join(f"tensor {t}".ljust(w + 12) for t in range(self.tp))
+            lines.append(head.rstrip())
+            for pp in range(self.pp):
+                cells = []
+                for t in range(self.tp):
+                    r = self.rank(dp, pp, t)
+                    cells.append(f"GPU {r:>{w}} (n{self.node_of(r)})".ljust(w + 12))
+                lines.append(f"stage {pp}".ljust(10) + "".join(cells).rstrip())
+        return "\n".join(lines)
+
+
+def rank_layout(dp: int = 2, pp: int = 4, tp: int = 4, gpus_per_node: int = 4) -> RankLayout:
+    """The rank grid of a 3D-parallel job (default: the lecture's 2 x 4 x 4 on 8 nodes of 4)."""
+    for name, v in (("dp", dp), ("pp", pp), ("tp", tp), ("gpus_per_node", gpus_per_node)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise ConfigError(f"{name}: must be a positive integer, got {v!r}")
+    ranks = []
+    for r in range(dp * pp * tp):
+        t = r % tp
+        d = (r // tp) % dp
+        s = r // (tp * dp)
+        ranks.append((d, s, t, r // gpus_per_node))
+    return RankLayout(dp, pp, tp, gpus_per_node, tuple(ranks))
+
+
+# ----------------------------------------------------------------------------------------------
+# the planner
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One layout: its memory per GPU and its estimated step time (seconds), term by term."""
+
+    dp: int
+    tp: int
+    pp: int
+    zero: int
+    micro_batches: int
+    recompute: str
+    memory_bytes: int
+    fits: bool
+    compute: float
+    bubble: float
+    tp_comm: float
+    pp_comm: float
+    dp_comm: float
+    tokens_per_step: int
+    flops_per_step: float
+    gpus: int
+    peak_flops: float
+
+    @property
+    def step_time(self) -> float:
+        return self.compute + self.bubble + self.tp_comm + self.pp_comm + self.dp_comm
+
+    @property
+    def mfu(self) -> float:
+        """Model FLOPs utilisation: 6Ψ x tokens / (step time x GPUs x peak)."""
+        model_flops = self.flops_per_step * (6 / 8 if self.recompute == "full" else 1)
+        return model_flops / (self.step_time * self.gpus * self.peak_flops)
+
+    def days(self, tokens: float) -> float:
+        return self.step_time * tokens / self.tokens_per_step / DAY
+
+    @property
+    def layout(self) -> str:
+        return f"{self.dp}x{self.tp}x{self.pp}"
+
+    def as_dict(self) -> dict:
+        return {
+            "dp": self.dp,
+            "tp": self.tp,
+            "pp": self.pp,
+            "zero": self.zero,
+            "micro_batches": self.micro_batches,
+            "recompute": self.recompute,
+            "memory_gib": self.memory_bytes / GIB,
+            "fits": self.fits,
+            "seconds": {
+                "compute": self.compute,
+                "bubble": self.bubble,
+                "tp": self.tp_comm,
+                "pp": self.pp_comm,
+                "dp": self.dp_comm,
+                "step": self.step_time,
+            },
+            "mfu": self.mfu,
+        }
+
+
+_RECOMPUTE = ("none", "selective", "full")
+
+
+def _divisors(n: int) -> list[int]:
+    return [d for d in range(1, n + 1) if n % d == 0]
+
+
+def plan(
+    model: ModelConfig | str = "gpt3",
+    cluster: Cluster | None = None,
+    *,
+    precision: Precision | str = "lecture",
+    efficiency: float = 0.5,
+    dp_overlap: float = 0.0,
+    zero_stages=(0, 1, 2, 3),
+    recompute=("none", "selective", "full"),
+    tp_options=None,
+    pp_options=None,
+    all_layouts: bool = False,
+) -> list[Plan]:
+    """Every DP x TP x PP (x ZeRO) layout of ``cluster.gpus`` GPUs for ``model``, fastest first.
+
+    For each layout the cheapest recomputation (``none`` < ``selective`` < ``full``) that fits in
+    one GPU's memory is used. Tensor parallelism stays within a node (``tp`` divides
+    ``gpus_per_node``) and must divide the heads; ``pp`` must divide the layers; ``dp`` the
+    batch. One sequence per micro-batch, so ``m = batch / dp``. ZeRO-2/3 are not combined with
+    pipeline parallelism (their per-micro-batch gradient or parameter traffic defeats it;
+    DeepSpeed refuses the combination). ``all_layouts=True`` also returns those that do not fit.
+    """
+    model = preset(model)
+    cluster = cluster or Cluster()
+    if isinstance(precision, str):
+        if precision not in PRECISIONS:
+            raise ConfigError(f"precision: must be one of {', '.join(PRECISIONS)}")
+        precision = PRECISIONS[precision]
+    if not 0 < efficiency <= 1:
+        raise ConfigError(f"efficiency: must be in (0, 1], got {efficiency!r}")
+    if not 0 <= dp_overlap <= 1:
+        raise ConfigError(f"dp_overlap: must be in [0, 1], got {dp_overlap!r}")
+    for r in recompute:
+        if r not in _RECOMPUTE:
+            raise ConfigError(f"recompute: {r!r} is not one of {', '.join(_RECOMPUTE)}")
+    n = cluster.gpus
+    psi = parameter_count(model)
+    tokens = model.batch * model.seq
+    tps = tp_options or [
+        t for t in _divisors(cluster.gpus_per_node) if model.heads % t == 0 and n % t == 0
+    ]
+    pps = pp_options or [p for p in _divisors(model.layers) if n % p == 0]
+    out: list[Plan] = []
+    for tp in tps:
+        for pp in pps:
+            if n % (tp * pp):
+                continue
+            dp = n // (tp * pp)
+            if model.batch % dp:
+                continue
+            m = model.batch // dp
+            for zero in zero_stages:
+                if pp > 1 and zero >= 2:
+                    continue
+                if dp == 1 and zero > 0:
+                    continue
+                best = None
+                for rec in [r for r in _RECOMPUTE if r in recompute]:
+                    par = ParallelConfig(
+                        dp=dp,
+                        tp=tp,
+                        pp=pp,
+                        micro_batches=m,
+                        zero=zero,
+                        sp=tp > 1,
+                        recompute=rec,
+                    )
+                    try:
+                        rep = memory_report(model, par, precision)
+                    except ConfigError:
+                        break
+                    best = (par, rep)
+                    if rep.total <= cluster.memory:
+                        break
+                if best is None:
+                    continue
+                par, rep = best
+                fits = rep.total <= cluster.memory
+                if not fits and not all_layouts:
+                    continue
+                out.append(
+                    _estimate(
+                        model, cluster, par, rep.total, fits, psi, tokens, efficiency, dp_overlap
+                    )
+                )
+    out.sort(key=lambda pl: (not pl.fits, pl.step_time))
+    return out
+
+
+def _estimate(model, cluster, par, mem, fits, psi, tokens, efficiency, dp_overlap) -> Plan:
+    n = cluster.gpus
+    flops = training_flops(psi, tokens, recompute=par.recompute == "full")
+    compute = flops / (n * cluster.flops * efficiency)
+    m, pp = par.micro_batches, par.pp
+    ideal = closed_form("1f1b", 1, m, 1, Timing(1, 2, 0))  # m (T_F + T_B) with p = 1
+    bubble = compute * (closed_form("1f1b", pp, m, 1, Timing(1, 2, 0)) - ideal) / ideal
+    tp_comm = 0.0
+    if par.tp > 1:
+        per_layer = tensor_parallel_comm(1, model.seq, model.hidden, "fp16", par.sp)
+        tp_comm = per_layer.time(par.tp, cluster.intra) * (model.layers // pp) * m
+    pp_comm = 0.0
+    if pp > 1:
+        nbytes = model.seq * model.hidden * 2 / (par.tp if par.sp else 1)
+        link = cluster.inter if par.tp * par.dp >= cluster.gpus_per_node else cluster.intra
+        pp_comm = 2 * (pp - 1) * link.message_time(nbytes)
+    dp_comm = 0.0
+    if par.dp > 1:
+        strategy = "ddp" if par.zero == 0 else f"zero{par.zero}"
+        stage_psi = stage_parameters(model, par, 0)
+        link = cluster.intra if par.tp * par.dp <= cluster.gpus_per_node else cluster.inter
+        dp_comm = data_parallel_comm(stage_psi, strategy).time(par.dp, link) * (1 - dp_overlap)
+    return Plan(
+        par.dp,
+        par.tp,
+        pp,
+        par.zero,
+        m,
+        par.recompute,
+        mem,
+        fits,
+        compute,
+        bubble,
+        tp_comm,
+        pp_comm,
+        dp_comm,
+        tokens,
+        flops,
+        n,
+        cluster.flops,
+    )
+
+
+def plan_table(plans, tokens: float | None = None, limit: int | None = 12) -> str:
+    """A plain-text table of plans (fastest first)."""
+    rows = list(plans)[: limit or None]
+    head = (
+        f"{'dp x tp x pp':>13} {'ZeRO':>4} {'m':>4} {'recompute':>9} {'GiB/GPU':>8} "
+        f"{'compute':>8} {'bubble':>7} {'TP':>6} {'PP':>6} {'DP':>6} {'step s':>7} {'MFU':>5}"
+    )
+    if tokens:
+        head += f" {'days':>6}"
+    lines = [head]
+    for pl in rows:
+        line = (
+            f"{pl.layout:>13} {pl.zero:>4} {pl.micro_batches:>4} {pl.recompute:>9} "
+            f"{pl.memory_bytes / GIB:>8.1f} {pl.compute:>8.2f} {pl.bubble:>7.2f} "
+            f"{pl.tp_comm:>6.2f} {pl.pp_comm:>6.3f} {pl.dp_comm:>6.2f} {pl.step_time:>7.2f} "
+            f"{pl.mfu:>5.1%}"
+        )
+        if tokens:
+            line += f" {pl.days(tokens):>6.1f}"
+        if not pl.fits:
+            line += "  (does not fit)"
+        lines.append(line)
+    return "\n".join(lines)

@@ -1,0 +1,129 @@
+"""A small explorer for 3D-parallel plans: pick a model, a cluster and the assumptions, read the
+layouts that fit with their estimated step time and training days.
+
+``planner_explorer()`` returns a :class:`PlannerExplorer`; headless code sets
+``explorer.controls["gpus"].value = 512`` and reads ``explorer.plans``, ``explorer.table.value``
+and ``explorer.error.value``. Bad input is explained in the error line; nothing raises into the
+kernel. ipywidgets is imported when an explorer is built.
+"""
+
+from __future__ import annotations
+
+import html
+
+from ..llm import hardware
+from ..llm.config import PRESETS, preset
+from ..llm.planner import Cluster, plan, plan_table
+from .common import safe
+
+_GPUS = [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]
+_BATCH = [8, 16, 32, 64, 128, 256, 512, 1024, 1536, 2048, 4096]
+
+
+class PlannerExplorer:
+    """Controls for model, cluster and assumptions; the table of layouts; an error line."""
+
+    def __init__(self, model: str = "gpt3", gpus: int = 1024, batch: int | None = None):
+        import ipywidgets as w
+
+        style = {"description_width": "120px"}
+        m = preset(model)
+        self.controls = {
+            "preset": w.Dropdown(
+                options=list(PRESETS), value=m.name, description="model", style=style
+            ),
+            "batch": w.SelectionSlider(
+                options=_BATCH,
+                value=batch or m.batch,
+                description="sequences/step",
+                style=style,
+                continuous_update=False,
+            ),
+            "gpus": w.SelectionSlider(
+                options=_GPUS, value=gpus, description="GPUs", style=style, continuous_update=False
+            ),
+            "gpus_per_node": w.Dropdown(
+                options=[4, 8, 16], value=8, description="GPUs per node", style=style
+            ),
+            "gpu": w.Dropdown(
+                options=list(hardware.GPUS), value="A100-80GB", description="GPU", style=style
+            ),
+            "efficiency": w.FloatSlider(
+                value=0.5,
+                min=0.1,
+                max=1.0,
+                step=0.05,
+                description="compute efficiency",
+                style=style,
+                continuous_update=False,
+            ),
+            "tokens": w.FloatLogSlider(
+                value=300e9,
+                base=10,
+                min=9,
+                max=13,
+                description="training tokens",
+                style=style,
+                continuous_update=False,
+            ),
+        }
+        self.error = w.HTML("")
+        self.headline = w.HTML("")
+        self.table = w.HTML("")
+        self.plans: list = []
+        names = list(self.controls)
+        self.widget = w.VBox(
+            [
+                w.HBox(
+                    [
+                        w.VBox([self.controls[n] for n in names[:4]]),
+                        w.VBox([self.controls[n] for n in names[4:]]),
+                    ]
+                ),
+                self.error,
+                self.headline,
+                self.table,
+            ]
+        )
+        for control in self.controls.values():
+            control.observe(lambda _c: self.update(), names="value")
+        self.update()
+
+    def update(self) -> None:
+        safe(self._update, self.error)()
+
+    def _update(self) -> None:
+        c = {k: ctl.value for k, ctl in self.controls.items()}
+        model = preset(c["preset"]).with_(batch=c["batch"])
+        cluster = Cluster(gpus=c["gpus"], gpus_per_node=c["gpus_per_node"], gpu=c["gpu"])
+        plans = plan(model, cluster, efficiency=c["efficiency"])
+        self.plans = plans
+        if not plans:
+            self.headline.value = (
+                f"<b>No layout of {html.escape(model.name)} fits on {cluster.gpus} × "
+                f"{html.escape(cluster.gpu)}</b> (or none divides the batch of {model.batch})."
+            )
+            self.table.value = ""
+            return
+        best = plans[0]
+        self.headline.value = (
+            f"<b>{len(plans)}</b> layouts fit. Fastest: <b>{best.layout}</b> (dp × tp × pp), "
+            f"ZeRO-{best.zero}, {best.micro_batches} micro-batches, {best.recompute} "
+            f"recomputation: {best.step_time:.2f} s per step, {best.mfu:.0%} of peak, "
+            f"<b>{best.days(c['tokens']):.1f} days</b> for {c['tokens']:.3g} tokens."
+        )
+        text = plan_table(plans, tokens=c["tokens"], limit=10)
+        self.table.value = f"<pre style='line-height:1.2'>{html.escape(text)}</pre>"
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.widget)
+
+
+def planner_explorer(model: str = "gpt3", gpus: int = 1024, batch: int | None = None):
+    """Build the planner explorer (default: GPT-3 on 1024 A100-80GB, the lecture's batch)."""
+    return PlannerExplorer(model, gpus, batch)
+
+
+__all__ = ["PlannerExplorer", "planner_explorer"]
