@@ -387,3 +387,12 @@ def test_eager_memory_cap():
         eager_order(pg, cap=0)
     with pytest.raises(ScheduleError, match="v = 1"):
         eager_order(build_pipeline_graph(4, 8, split=True))
+
+
+def test_mapping_of_token_lists_is_parsed():
+    from lecturekit.llm.pipeline_parallel import pipeline_schedule, run_order
+
+    pg = pipeline_schedule("1f1b", 2, 2).pg
+    by_text = run_order(pg, ["F1 F2 B1 B2", "F1 B1 F2 B2"])
+    by_tokens = run_order(pg, {0: ["F1", "F2", "B1", "B2"], 1: ["F1", "B1", "F2", "B2"]})
+    assert by_tokens.makespan == by_text.makespan and by_tokens.start == by_text.start

@@ -621,7 +621,8 @@ def _as_streams(pg: PipelineGraph, order) -> dict[str, list[int]]:
     if not isinstance(order, Mapping):
         return parse_order(pg, order)
     values = list(order.values())
-    if values and all(isinstance(v, str) for v in values):
+    textual = [isinstance(v, str) or all(isinstance(t, str) for t in v) for v in values]
+    if values and all(textual):  # "F1 F2 B1 B2" or ["F1", "F2", "B1", "B2"] per device
         return parse_order(pg, order)
     if all(isinstance(k, str) and k.startswith("device ") for k in order):
         if all(all(isinstance(i, int) for i in v) for v in values):
