@@ -395,4 +395,5 @@ def test_mapping_of_token_lists_is_parsed():
     pg = pipeline_schedule("1f1b", 2, 2).pg
     by_text = run_order(pg, ["F1 F2 B1 B2", "F1 B1 F2 B2"])
     by_tokens = run_order(pg, {0: ["F1", "F2", "B1", "B2"], 1: ["F1", "B1", "F2", "B2"]})
-    assert by_tokens.makespan == by_text.makespan and by_tokens.start == by_text.start
+    assert by_tokens.makespan == by_text.makespan
+    assert by_tokens.schedule.start == by_text.schedule.start
