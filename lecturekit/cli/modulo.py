@@ -1,0 +1,94 @@
+"""``lecturekit modulo FILE``: software-pipeline a loop by iterative modulo scheduling.
+
+Human output: ResMII (each resource), RecMII (the binding recurrences), MII and the II found,
+the schedule (cycle, stage, row per instruction), the modulo reservation table, and the
+prologue, kernel and epilogue; ``--code`` prints the whole runnable program instead of the three
+parts, ``--trace`` the scheduler's steps.
+
+``--json`` (a contract: fields are added, never renamed): ``machine`` (``name``,
+``issue_width``, ``units``), ``instructions`` (``index``, ``text``, ``unit``), ``edges``
+(``src``, ``dst``, ``kind``, ``on``, ``latency``, ``distance``: the dependences the schedule
+respects), ``res_mii``, ``rec_mii``, ``mii``, ``ii``, ``stage_count``, ``ops`` (``index``,
+``cycle``, ``stage``, ``row``), ``unroll``, ``registers``, ``code_size``, ``prologue``,
+``kernel``, ``epilogue`` (lists of lines of code), ``code`` (the whole program, or null),
+``notes``, ``table`` (rows of the reservation table, one string per column).
+"""
+
+from __future__ import annotations
+
+from ..loops.modulo import modulo_schedule
+from .common import format_table, print_json
+from .unroll import add_loop_arguments, load_loop
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "modulo",
+        help="software pipelining: ResMII, RecMII, modulo schedule, prologue/kernel/epilogue",
+        description="Software-pipeline a loop (a label and a backward branch to it) by "
+        "iterative modulo scheduling.",
+    )
+    add_loop_arguments(p)
+    p.add_argument("--code", action="store_true", help="print the whole runnable program")
+    p.add_argument("--trace", action="store_true", help="print every step of the scheduler")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    loop = load_loop(args)
+    r = modulo_schedule(loop, loop.machine, restrict=loop.restrict)
+    if args.json:
+        data = r.to_dict()
+        data["table"] = {
+            "columns": [c for c, _ in r.table.columns],
+            "rows": r.table.rows(),
+        }
+        print_json(data)
+        return 0
+    m = loop.machine
+    print(f"machine: {m.name} ({m.description})")
+    print()
+    print("resources (ResMII):")
+    for b in r.resources:
+        print(f"  {b.describe()}")
+    print(f"recurrences (RecMII = {r.rec_mii}):")
+    for rec in r.recurrences[:5] or []:
+        print(f"  {rec.describe(r.graph)}")
+    if not r.recurrences:
+        print("  none")
+    elif len(r.recurrences) > 5:
+        print(f"  ... and {len(r.recurrences) - 5} more")
+    print(
+        f"ResMII = {r.res_mii}, RecMII = {r.rec_mii}, MII = {r.mii}; II found = {r.ii}, "
+        f"{r.stage_count} stage(s), kernel unrolled {r.unroll}x (modulo variable expansion)"
+    )
+    print()
+    rows = [
+        [f"I{k + 1}", ins.text, t, s, row]
+        for k, (ins, t, s, row) in enumerate(
+            zip(loop.body, r.schedule.start, r.stages, r.rows, strict=True)
+        )
+    ]
+    print(format_table(["instr", "text", "cycle", "stage", "row"], rows))
+    print()
+    print(f"modulo reservation table (II = {r.ii}; I3/s1 = I3 in stage 1):")
+    print(r.table.text())
+    if args.trace:
+        print()
+        print("scheduler steps:")
+        for step in r.trace:
+            print(f"  {step.message}")
+    print()
+    if args.code:
+        if r.code is None:
+            print("no runnable code: " + "; ".join(r.notes))
+        else:
+            print(r.code.rstrip())
+    else:
+        for title, lines in (("prologue", r.prologue), ("kernel", r.kernel),
+                             ("epilogue", r.epilogue)):  # fmt: skip
+            print(f"{title}:")
+            print("\n".join(lines) if lines else "    (empty)")
+    for note in r.notes:
+        print(f"note: {note}")
+    return 0

@@ -1,0 +1,10 @@
+# The lecture's loop (软件流水线):  for (j = 0; j < MAX; j++) C[j] += A * B[j];
+#   $s0 = A,  $s1 = &B[j],  $s2 = &C[j],  $s3 = &B[MAX]  (words are 4 bytes)
+loop:   lw    $t0, 0($s1)        # B[j]
+        mul   $t1, $t0, $s0      # A * B[j]
+        lw    $t2, 0($s2)        # C[j]
+        add   $t2, $t2, $t1      # C[j] + A * B[j]
+        sw    $t2, 0($s2)        # C[j] = ...
+        addi  $s1, $s1, 4        # j++ (pointer into B)
+        addi  $s2, $s2, 4        # j++ (pointer into C)
+        bne   $s1, $s3, loop     # until j == MAX

@@ -1,0 +1,834 @@
+"""Software pipelining by modulo scheduling (软件流水线).
+
+"在前一个循环体未结束前启动一个新的循环体": start a new iteration every **II** cycles (the
+*initiation interval*), before the previous one has finished. All iterations use the same
+schedule, shifted by II: operation ``k`` of iteration ``i`` issues at ``start[k] + i*II``. Two
+things bound II from below:
+
+**ResMII** (resources). In every II cycles, one iteration's worth of work must fit on the
+machine: a unit with ``count`` copies that one iteration keeps busy for ``uses`` cycles needs
+``II >= ceil(uses / count)``, and ``n`` instructions issued ``w`` per cycle need
+``II >= ceil(n / w)``.
+
+**RecMII** (recurrences). A cycle of dependences that goes around the loop, e.g. the running sum
+``s = s + B[j]`` (the add needs the previous iteration's add) or a pointer ``addi $s1, $s1, 4``,
+with total latency ``L`` over a total iteration distance ``D``: the operation comes back ``D``
+iterations = ``D*II`` cycles later and must have waited ``L``, so ``II >= ceil(L / D)``.
+:func:`rec_mii` finds the exact bound as the smallest II for which no cycle has positive weight
+``sum(latency - II*distance)`` (a longest-path test), and :func:`recurrences` lists the cycles
+(``networkx.simple_cycles``) so that the binding one can be named.
+
+``MII = max(ResMII, RecMII)`` is a lower bound; the scheduler looks for a schedule at ``MII``,
+then ``MII + 1``, ...
+
+The scheduler: iterative modulo scheduling (Rau 1994)
+-----------------------------------------------------
+For a candidate II, operations are placed one at a time, highest **height** first (the longest
+path to the end of the iteration with edge weights ``latency - II*distance``: operations on long
+recurrences and long chains go first). An operation's earliest start comes from its already
+placed predecessors; it goes into the first of the II cycles ``[earliest, earliest + II - 1]``
+whose rows of the **modulo reservation table** (MRT: row ``t mod II`` of every unit it uses, and
+the issue slots) have room. Trying more than II cycles is pointless: the rows repeat.
+
+If no cycle has room, the operation is placed anyway, at its earliest start (or one cycle after
+where it was last time, so the search does not repeat itself), and whatever is in the way is
+**evicted**: the operations holding the rows it needs, and placed successors whose dependences it
+now breaks. Evicted operations go back into the queue. A **budget** (``budget_ratio`` × number of
+operations placements) bounds the work; when it runs out, II is increased by one and the search
+restarts. Every step (placements, evictions, II increments) is recorded in the trace the widget
+steps through.
+
+Finally the schedule goes through :func:`lecturekit.core.verify` with ``ii=II``, and is shifted so
+that the loop's branch ends the kernel: stage ``s = (t - first) // II`` and row ``(t - first) % II``
+with the branch in the last row of the last stage. Operation ``k`` of iteration ``i`` is in
+stage ``s_k``; the kernel (the steady state) executes stage ``s`` of iteration ``i - s`` for every
+``s`` at once. :mod:`lecturekit.loops.codegen` turns this into prologue, kernel and epilogue code.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from ..core.graph import Edge, Graph
+from ..core.schedule import Schedule
+from ..core.verify import verify, violations
+from ..errors import ScheduleError
+from ..machine import Machine
+from .model import Loop, analyze_loop, edge_dict
+
+ISSUE = "issue"
+
+
+# -- lower bounds ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ResourceBound:
+    """One iteration keeps ``resource`` busy for ``uses`` cycles; it has ``capacity`` copies
+    (issue slots per cycle for ``issue``): II is at least ``bound = ceil(uses / capacity)``."""
+
+    resource: str
+    uses: int
+    capacity: int
+    bound: int
+
+    def describe(self) -> str:
+        what = (
+            "instructions issued"
+            if self.resource == ISSUE
+            else f"busy cycles of unit {self.resource}"
+        )
+        return f"{self.uses} {what} / {self.capacity} per cycle -> II >= {self.bound}"
+
+
+@dataclass(frozen=True)
+class Recurrence:
+    """A cycle of dependences around the loop: ``ops`` in order, ``edges`` taken, total
+    ``latency`` over total ``distance``: II is at least ``bound = ceil(latency / distance)``."""
+
+    ops: tuple[int, ...]
+    edges: tuple[Edge, ...]
+    latency: int
+    distance: int
+    bound: int
+
+    def describe(self, graph: Graph) -> str:
+        path = " -> ".join(graph.label(i) for i in (*self.ops, self.ops[0]))
+        via = ", ".join(f"{e.kind} {e.on}" for e in self.edges)
+        return (
+            f"{path} ({via}): latency {self.latency} over distance {self.distance} "
+            f"-> II >= {self.bound}"
+        )
+
+
+def resource_bounds(graph: Graph) -> list[ResourceBound]:
+    """The issue-width bound and one bound per unit (see :class:`ResourceBound`)."""
+    out = []
+    n = len(graph.ops)
+    if graph.issue_width is not None:
+        out.append(ResourceBound(ISSUE, n, graph.issue_width, -(-n // graph.issue_width)))
+    busy: Counter = Counter()
+    for op in graph.ops:
+        for r in op.reservations:
+            busy[r.unit] += r.cycles
+    for unit, cap in graph.units.items():
+        out.append(ResourceBound(unit, busy[unit], cap, -(-busy[unit] // cap)))
+    return out
+
+
+def res_mii(graph: Graph) -> int:
+    """ResMII: the largest resource bound (at least 1)."""
+    return max([1] + [b.bound for b in resource_bounds(graph)])
+
+
+def _positive_cycle(graph: Graph, ii: int) -> bool:
+    """Whether some cycle has positive total weight ``latency - ii*distance`` (Bellman-Ford on
+    longest paths from a virtual source)."""
+    n = len(graph.ops)
+    dist = [0] * n
+    edges = [(e.src, e.dst, e.latency - ii * e.distance) for e in graph.edges]
+    for _ in range(n + 1):
+        changed = False
+        for s, d, w in edges:
+            if dist[s] + w > dist[d]:
+                dist[d] = dist[s] + w
+                changed = True
+        if not changed:
+            return False
+    return True
+
+
+def rec_mii(graph: Graph) -> int:
+    """RecMII: the smallest II at which no recurrence is violated (0 if the loop has none)."""
+    if not any(e.distance for e in graph.edges):
+        return 0
+    if not _positive_cycle(graph, 0):
+        return 0
+    lo, hi = 1, max(1, sum(max(0, e.latency) for e in graph.edges))
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if _positive_cycle(graph, mid):
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def recurrences(graph: Graph, limit: int = 2000) -> list[Recurrence]:
+    """The elementary cycles of the dependence graph (at most ``limit``), each with the parallel
+    edge that binds most, sorted by bound (largest first)."""
+    g = nx.DiGraph()
+    g.add_nodes_from(range(len(graph.ops)))
+    options: dict[tuple[int, int], list[Edge]] = {}
+    for e in graph.edges:
+        options.setdefault((e.src, e.dst), []).append(e)
+        g.add_edge(e.src, e.dst)
+    found = []
+    for k, cycle in enumerate(nx.simple_cycles(g)):
+        if k >= limit:
+            break
+        pairs = [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
+        best: Recurrence | None = None
+        # each pair may have several edges; try the combinations (few in practice)
+        combos = [[]]
+        for p in pairs:
+            combos = [c + [e] for c in combos for e in options[p]][:256]
+        for combo in combos:
+            lat = sum(e.latency for e in combo)
+            dist = sum(e.distance for e in combo)
+            if dist == 0:
+                continue
+            bound = max(0, -(-lat // dist))
+            rec = Recurrence(tuple(cycle), tuple(combo), lat, dist, bound)
+            if best is None or (bound, lat) > (best.bound, best.latency):
+                best = rec
+        if best is not None:
+            found.append(best)
+    best = rec_mii(graph)
+    if best and all(r.bound < best for r in found):  # the binding cycle was not listed
+        critical = critical_recurrence(graph, best - 1)
+        if critical is not None:
+            found.append(critical)
+    found.sort(key=lambda r: (-r.bound, len(r.ops), r.ops))
+    return found
+
+
+def critical_recurrence(graph: Graph, ii: int) -> Recurrence | None:
+    """A recurrence that ``ii`` violates (a cycle of positive weight ``latency - ii*distance``),
+    found by Bellman-Ford with parent pointers; ``None`` if ``ii`` violates none."""
+    n = len(graph.ops)
+    dist = [0] * n
+    parent: list[Edge | None] = [None] * n
+    last = None
+    for _ in range(n + 1):
+        last = None
+        for e in graph.edges:
+            w = e.latency - ii * e.distance
+            if dist[e.src] + w > dist[e.dst]:
+                dist[e.dst] = dist[e.src] + w
+                parent[e.dst] = e
+                last = e.dst
+        if last is None:
+            return None
+    v = last
+    for _ in range(n):  # walk back into the cycle
+        v = parent[v].src
+    edges, u = [], v
+    while True:
+        e = parent[u]
+        edges.append(e)
+        u = e.src
+        if u == v:
+            break
+    edges.reverse()
+    lat = sum(e.latency for e in edges)
+    d = sum(e.distance for e in edges)
+    if d == 0:  # pragma: no cover - distance-0 edges form no cycle
+        return None
+    return Recurrence(tuple(e.src for e in edges), tuple(edges), lat, d, max(0, -(-lat // d)))
+
+
+# -- the modulo reservation table ---------------------------------------------------------------
+class _Occupancy:
+    """Who holds which row of each resource, for a partial schedule at one II."""
+
+    def __init__(self, graph: Graph, ii: int):
+        self.graph = graph
+        self.ii = ii
+        self.cells: dict[tuple[str, int], list[int]] = {}
+        self.capacity = dict(graph.units)
+        if graph.issue_width is not None:
+            self.capacity[ISSUE] = graph.issue_width
+
+    def needs(self, op: int, t: int) -> Counter:
+        need: Counter = Counter()
+        if ISSUE in self.capacity:
+            need[(ISSUE, t % self.ii)] += 1
+        for r in self.graph.ops[op].reservations:
+            for c in range(t + r.offset, t + r.offset + r.cycles):
+                need[(r.unit, c % self.ii)] += 1
+        return need
+
+    def fits(self, op: int, t: int) -> bool:
+        return all(
+            len(self.cells.get(cell, ())) + k <= self.capacity[cell[0]]
+            for cell, k in self.needs(op, t).items()
+        )
+
+    def blockers(self, op: int, t: int, order) -> list[tuple[int, str]]:
+        """Operations to evict so that ``op`` fits at ``t`` (lowest ``order`` first), with the
+        cell each one was in the way in."""
+        out: list[tuple[int, str]] = []
+        gone: set[int] = set()
+        for cell, k in sorted(self.needs(op, t).items()):
+            holders = [h for h in self.cells.get(cell, ()) if h not in gone and h != op]
+            excess = len(holders) + k - self.capacity[cell[0]]
+            for h in sorted(holders, key=order)[: max(0, excess)]:
+                gone.add(h)
+                where = "issue slot" if cell[0] == ISSUE else f"unit {cell[0]}"
+                out.append((h, f"{where}, row {cell[1]}"))
+        return out
+
+    def add(self, op: int, t: int) -> None:
+        for cell, k in self.needs(op, t).items():
+            self.cells.setdefault(cell, []).extend([op] * k)
+
+    def remove(self, op: int, t: int) -> None:
+        for cell, _k in self.needs(op, t).items():
+            self.cells[cell] = [h for h in self.cells[cell] if h != op]
+
+
+@dataclass
+class ReservationTable:
+    """The modulo reservation table: ``rows`` (0..II-1) × ``columns`` (the issue slots, then
+    each unit), each cell the operations (and their stages) that use it in that row.
+
+    Rows count from the first cycle of the schedule, so row ``r`` is cycle ``r`` of the kernel.
+    """
+
+    ii: int
+    columns: list[tuple[str, int]]
+    cells: dict[tuple[int, str], list[tuple[int, int]]]
+    labels: list[str]
+
+    def overflows(self) -> list[tuple[int, str, int, int]]:
+        """``(row, column, used, capacity)`` for every over-full cell."""
+        cap = dict(self.columns)
+        return [
+            (row, col, len(who), cap[col])
+            for (row, col), who in sorted(self.cells.items())
+            if len(who) > cap[col]
+        ]
+
+    def cell_text(self, row: int, col: str) -> str:
+        return " ".join(f"{self.labels[k]}/s{s}" for k, s in self.cells.get((row, col), ()))
+
+    def rows(self) -> list[list[str]]:
+        return [[self.cell_text(r, c) for c, _ in self.columns] for r in range(self.ii)]
+
+    def text(self) -> str:
+        """The table as text (``I3/s1``: instruction I3, stage 1)."""
+        heads = ["row"] + [f"{c} (×{cap})" if cap > 1 else c for c, cap in self.columns]
+        body = [[str(r)] + row for r, row in enumerate(self.rows())]
+        widths = [max(len(x[i]) for x in [heads] + body) for i in range(len(heads))]
+        lines = ["  ".join(h.ljust(w) for h, w in zip(heads, widths, strict=True)).rstrip()]
+        lines.append("  ".join("-" * w for w in widths))
+        for r in body:
+            lines.append("  ".join(x.ljust(w) for x, w in zip(r, widths, strict=True)).rstrip())
+        return "\n".join(lines)
+
+
+def reservation_table(
+    graph: Graph, start: dict[int, int] | list[int], ii: int, first: int | None = None
+) -> ReservationTable:
+    """The MRT of a (possibly partial) schedule ``start`` at ``ii``; rows and stages count from
+    ``first`` (default: the earliest start)."""
+    placed = dict(enumerate(start)) if isinstance(start, list) else dict(start)
+    if first is None:
+        first = min(placed.values(), default=0)
+    columns = ([(ISSUE, graph.issue_width)] if graph.issue_width is not None else []) + list(
+        graph.units.items()
+    )
+    cells: dict[tuple[int, str], list[tuple[int, int]]] = {}
+    for k in sorted(placed, key=lambda k: (placed[k], k)):
+        t = placed[k] - first
+        stage = t // ii
+        if graph.issue_width is not None:
+            cells.setdefault((t % ii, ISSUE), []).append((k, stage))
+        for r in graph.ops[k].reservations:
+            for c in range(t + r.offset, t + r.offset + r.cycles):
+                cells.setdefault((c % ii, r.unit), []).append((k, stage))
+    return ReservationTable(ii, columns, cells, [op.name for op in graph.ops])
+
+
+# -- iterative modulo scheduling ---------------------------------------------------------------
+@dataclass
+class ModuloStep:
+    """One step of the scheduler, for the widget.
+
+    ``kind``: ``ii`` (start trying an initiation interval), ``place`` (an operation placed, maybe
+    evicting others), ``give-up`` (the budget ran out at this II), ``done``. ``placed`` is the
+    partial schedule after the step (operation -> cycle, counting from 0).
+    """
+
+    kind: str
+    ii: int
+    message: str
+    op: int | None = None
+    time: int | None = None
+    earliest: int | None = None
+    evicted: list[tuple[int, str]] = field(default_factory=list)
+    placed: dict[int, int] = field(default_factory=dict)
+    forced: bool = False
+
+
+def modulo_heights(graph: Graph, ii: int) -> list[int]:
+    """Height of each operation at ``ii``: the longest path to the end of the iteration with
+    edge weights ``latency - ii*distance`` (the operation's own tail included)."""
+    n = len(graph.ops)
+    h = [op.tail for op in graph.ops]
+    edges = [(e.src, e.dst, e.latency - ii * e.distance) for e in graph.edges if e.src != e.dst]
+    for _ in range(n + 1):
+        changed = False
+        for s, d, w in edges:
+            if h[d] + w > h[s]:
+                h[s] = h[d] + w
+                changed = True
+        if not changed:
+            break
+    return h
+
+
+def _attempt(graph: Graph, ii: int, budget: int, steps: list[ModuloStep]) -> dict[int, int] | None:
+    n = len(graph.ops)
+    label = graph.label
+    height = modulo_heights(graph, ii)
+    preds: dict[int, list[Edge]] = {i: [] for i in range(n)}
+    succs: dict[int, list[Edge]] = {i: [] for i in range(n)}
+    for e in graph.edges:
+        if e.src != e.dst:
+            preds[e.dst].append(e)
+            succs[e.src].append(e)
+    occ = _Occupancy(graph, ii)
+    time: dict[int, int] = {}
+    prev: dict[int, int] = {}
+    todo = set(range(n))
+    used = 0
+
+    def unplace(k: int) -> None:
+        occ.remove(k, time.pop(k))
+        todo.add(k)
+
+    while todo:
+        if used >= budget:
+            steps.append(
+                ModuloStep(
+                    "give-up",
+                    ii,
+                    f"II = {ii}: budget of {budget} placements used up with "
+                    f"{len(todo)} operation(s) unplaced: try II = {ii + 1}",
+                    placed=dict(time),
+                )
+            )
+            return None
+        op = max(todo, key=lambda i: (height[i], -i))
+        earliest, why = 0, "no placed predecessor"
+        for e in preds[op]:
+            if e.src in time:
+                t = time[e.src] + e.latency - ii * e.distance
+                if t > earliest:
+                    lag = f" - {ii}×{e.distance}" if e.distance else ""
+                    earliest = t
+                    why = (
+                        f"{e.kind} on {e.on} from {label(e.src)} "
+                        f"(cycle {time[e.src]} + {e.latency}{lag})"
+                    )
+        slot = next((t for t in range(earliest, earliest + ii) if occ.fits(op, t)), None)
+        forced = slot is None
+        if forced:
+            slot = earliest if (op not in prev or earliest > prev[op]) else prev[op] + 1
+        evicted = occ.blockers(op, slot, order=lambda k: (height[k], -k))
+        for k, _where in evicted:
+            unplace(k)
+        occ.add(op, slot)
+        time[op] = slot
+        prev[op] = slot
+        todo.discard(op)
+        for e in succs[op]:
+            if e.dst in time and e.dst != op and time[e.dst] < slot + e.latency - ii * e.distance:
+                evicted.append(
+                    (
+                        e.dst,
+                        f"{e.kind} on {e.on} needs it at cycle >= "
+                        f"{slot + e.latency - ii * e.distance}",
+                    )
+                )
+                unplace(e.dst)
+        for e in preds[op]:
+            if e.src in time and e.src != op and slot < time[e.src] + e.latency - ii * e.distance:
+                evicted.append((e.src, f"{e.kind} on {e.on} to {label(op)} broken"))
+                unplace(e.src)
+        used += 1
+        msg = (
+            f"II = {ii}: place {label(op)} (height {height[op]}) at cycle {slot}; "
+            f"earliest {earliest}: {why}"
+        )
+        if forced:
+            msg += f"; no free row in cycles {earliest}..{earliest + ii - 1}, so it is forced in"
+        if evicted:
+            msg += "; evicts " + ", ".join(f"{label(k)} ({w})" for k, w in evicted)
+        steps.append(ModuloStep("place", ii, msg, op, slot, earliest, evicted, dict(time), forced))
+    return time
+
+
+def _fallback(graph: Graph) -> tuple[int, dict[int, int]]:
+    """An II at which one iteration's list schedule is a legal modulo schedule (no overlap)."""
+    from ..core.list_sched import list_schedule
+
+    intra = Graph(
+        graph.ops,
+        graph.intra_edges(),
+        units=dict(graph.units),
+        issue_width=graph.issue_width,
+        earliest=0,
+        name=graph.name,
+    )
+    s = list_schedule(intra).start
+    span = max(
+        [
+            t + r.offset + r.cycles
+            for t, op in zip(s, graph.ops, strict=True)
+            for r in op.reservations
+        ]
+        + [t + 1 for t in s]
+    ) - min(s)
+    need = [span]
+    for e in graph.edges:
+        if e.distance:
+            need.append(-(-(e.latency + s[e.src] - s[e.dst]) // e.distance))
+    return max(need), dict(enumerate(s))
+
+
+def iterative_modulo_schedule(
+    graph: Graph, *, budget_ratio: int = 6, ii: int | None = None
+) -> tuple[Schedule, list[ModuloStep]]:
+    """Modulo-schedule ``graph`` (Rau's iterative modulo scheduling; see the module docstring).
+
+    Starts at ``ii`` (default: MII) and increases it until a schedule is found. Returns a
+    verified :class:`~lecturekit.core.Schedule` (``ii`` set, start cycles from 0) and the trace.
+    """
+    if not graph.ops:
+        raise ScheduleError("the loop has no operations to schedule")
+    graph.check_acyclic()
+    bound = max(res_mii(graph), rec_mii(graph), 1)
+    ii = bound if ii is None else ii
+    if ii < 1:
+        raise ScheduleError(f"initiation interval must be at least 1, got {ii}")
+    budget = max(1, budget_ratio) * len(graph.ops)
+    last_ii, fallback = _fallback(graph)
+    steps: list[ModuloStep] = []
+    while True:
+        steps.append(
+            ModuloStep("ii", ii, f"try II = {ii} (MII = {bound}); budget {budget} placements")
+        )
+        time = None
+        if ii >= bound:
+            time = _attempt(graph, ii, budget, steps)
+        else:
+            steps.append(ModuloStep("give-up", ii, f"II = {ii} is below MII = {bound}: impossible"))
+        if time is None and ii >= last_ii:
+            time = fallback
+            steps.append(
+                ModuloStep(
+                    "place",
+                    ii,
+                    f"II = {ii}: the iterations no longer need to overlap; use one iteration's "
+                    "list schedule",
+                    placed=dict(time),
+                )
+            )
+        if time is not None:
+            break
+        ii += 1
+    first = min(time.values())
+    start = [time[k] - first for k in range(len(graph.ops))]
+    sched = Schedule(graph, start, algorithm="iterative modulo", ii=ii)
+    verify(graph, sched, ii=ii)
+    placements = sum(1 for s in steps if s.kind == "place")
+    evictions = sum(len(s.evicted) for s in steps)
+    sched.info.update(mii=bound, placements=placements, evictions=evictions)
+    steps.append(
+        ModuloStep(
+            "done",
+            ii,
+            f"schedule found at II = {ii} (MII = {bound}) after {placements} placement(s) and "
+            f"{evictions} eviction(s)",
+            placed={k: t for k, t in enumerate(start)},
+        )
+    )
+    return sched, steps
+
+
+# -- the loop-level result --------------------------------------------------------------------
+@dataclass
+class ModuloResult:
+    """A software-pipelined loop: bounds, schedule, table, stages, code and the trace.
+
+    ``schedule.start[k]`` is the issue cycle of instruction ``k`` in iteration 0 (iteration ``i``
+    adds ``i*ii``); the first starts in the machine's first issue cycle. ``stages[k]`` and
+    ``rows[k]`` place it in the kernel. ``prologue``, ``kernel`` and ``epilogue`` are lines of
+    code (the kernel starts with its label and ends with its branch); ``code`` is the whole
+    runnable program (trip count, fallback for short trip counts, live-in/live-out copies), or
+    ``None`` when the trip count cannot be computed (``notes`` says why). ``unroll``: how many
+    times the kernel is unrolled by modulo variable expansion; ``registers``: distinct registers
+    in the kernel; ``code_size``: instructions in ``code`` besides those before and after the
+    loop. ``graph`` is the graph the schedule respects (see ``keep_war`` of
+    :func:`modulo_schedule`); ``bounds_graph`` holds only the true dependences, from which ResMII,
+    RecMII and the recurrences are computed.
+    """
+
+    loop: Loop
+    graph: Graph
+    res_mii: int
+    rec_mii: int
+    mii: int
+    ii: int
+    schedule: Schedule
+    stage_count: int
+    stages: list[int]
+    rows: list[int]
+    table: ReservationTable
+    trace: list[ModuloStep]
+    resources: list[ResourceBound]
+    recurrences: list[Recurrence]
+    bounds_graph: Graph | None = None
+    lifetimes: list = field(default_factory=list)
+    unroll: int = 1
+    prologue: list[str] = field(default_factory=list)
+    kernel: list[str] = field(default_factory=list)
+    epilogue: list[str] = field(default_factory=list)
+    code: str | None = None
+    registers: int = 0
+    code_size: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def machine(self) -> Machine:
+        return self.loop.machine
+
+    @property
+    def first(self) -> int:
+        return self.graph.earliest
+
+    def iteration_starts(self, iterations: int) -> list[list[int]]:
+        """Issue cycle of every instruction in iterations 0..iterations-1 (pipelined)."""
+        return [[t + i * self.ii for t in self.schedule.start] for i in range(iterations)]
+
+    def kernel_window(self, iterations: int) -> tuple[int, int] | None:
+        """Cycles ``(first, last)`` in which the kernel runs when ``iterations`` iterations are
+        pipelined (``None`` if there are fewer iterations than stages)."""
+        kernels = iterations - self.stage_count + 1
+        if kernels < 1:
+            return None
+        a = self.first + (self.stage_count - 1) * self.ii
+        return a, a + kernels * self.ii - 1
+
+    def to_dict(self) -> dict:
+        """The JSON contract of ``lecturekit modulo``."""
+        m = self.machine
+        return {
+            "machine": {"name": m.name, "issue_width": m.issue_width, "units": dict(m.units)},
+            "instructions": [
+                {"index": k, "text": ins.text or str(ins), "unit": m.timing(ins.op_class).unit}
+                for k, ins in enumerate(self.loop.body)
+            ],
+            "edges": [edge_dict(e) for e in self.graph.edges],
+            "res_mii": self.res_mii,
+            "rec_mii": self.rec_mii,
+            "mii": self.mii,
+            "ii": self.ii,
+            "stage_count": self.stage_count,
+            "ops": [
+                {"index": k, "cycle": t, "stage": s, "row": r}
+                for k, (t, s, r) in enumerate(
+                    zip(self.schedule.start, self.stages, self.rows, strict=True)
+                )
+            ],
+            "unroll": self.unroll,
+            "registers": self.registers,
+            "code_size": self.code_size,
+            "prologue": list(self.prologue),
+            "kernel": list(self.kernel),
+            "epilogue": list(self.epilogue),
+            "code": self.code,
+            "notes": list(self.notes),
+        }
+
+
+def _rotate(graph: Graph, start: list[int], ii: int, branch: int) -> list[int]:
+    """Shift a modulo schedule so that it starts in the graph's first cycle and the branch is in
+    the last row of the kernel (legal shifts: the constraints only see differences)."""
+    first = graph.earliest
+    shift = first - min(start)
+    t = [s + shift for s in start]
+    extra = (ii - 1 - (t[branch] - first)) % ii
+    return [s + extra for s in t]
+
+
+def modulo_schedule(
+    source,
+    machine: Machine | str | None = None,
+    *,
+    restrict: bool = True,
+    budget_ratio: int = 6,
+    ii: int | None = None,
+    keep_war: bool | str = "auto",
+    codegen: bool = True,
+) -> ModuloResult:
+    """Software-pipeline the loop in ``source`` (text, parsed program, or a :class:`Loop`).
+
+    Computes ResMII, RecMII and MII from the true dependences, modulo-schedules with
+    :func:`iterative_modulo_schedule` (starting at ``ii`` if given), puts the branch at the end of
+    the kernel, draws the modulo reservation table and, with ``codegen``, generates prologue,
+    kernel and epilogue with modulo variable expansion (:mod:`lecturekit.loops.codegen`).
+
+    ``keep_war``: whether register WAR dependences within an iteration constrain the schedule
+    (see :meth:`Loop.graph`). ``"auto"`` schedules both ways and keeps the WAR edges unless
+    that costs a larger II: the same speed with shorter register lifetimes.
+    """
+    if keep_war not in (True, False, "auto"):
+        raise ScheduleError(f"keep_war must be True, False or 'auto', got {keep_war!r}")
+    loop = analyze_loop(source, machine, restrict=restrict)
+    free = loop.graph(renamed=True)
+    rmii, cmii = res_mii(free), rec_mii(free)
+    options = []
+    if keep_war in (True, "auto"):
+        tight = loop.graph(renamed=True, keep_war=True)
+        options.append((tight, *iterative_modulo_schedule(tight, budget_ratio=budget_ratio, ii=ii)))
+    if keep_war in (False, "auto"):
+        options.append((free, *iterative_modulo_schedule(free, budget_ratio=budget_ratio, ii=ii)))
+    graph, sched, trace = min(options, key=lambda o: o[1].ii)  # ties: the first (WAR kept)
+    ii = sched.ii
+    start = _rotate(graph, sched.start, ii, loop.branch)
+    schedule = Schedule(graph, start, algorithm="iterative modulo", ii=ii, info=dict(sched.info))
+    verify(graph, schedule, ii=ii)
+    first = graph.earliest
+    stages = [(t - first) // ii for t in start]
+    rows = [(t - first) % ii for t in start]
+    notes = list(loop.notes)
+    if len(options) == 2:
+        kept = graph is options[0][0]
+        notes.append(
+            "register WAR dependences within an iteration were kept (same II, shorter lifetimes)"
+            if kept
+            else f"register WAR dependences within an iteration were dropped: keeping them "
+            f"would need II = {options[0][1].ii}"
+        )
+    result = ModuloResult(
+        loop=loop,
+        graph=graph,
+        res_mii=rmii,
+        rec_mii=cmii,
+        mii=max(rmii, cmii, 1),
+        ii=ii,
+        schedule=schedule,
+        stage_count=max(stages) + 1,
+        stages=stages,
+        rows=rows,
+        table=reservation_table(graph, start, ii, first),
+        trace=trace,
+        resources=resource_bounds(free),
+        recurrences=recurrences(free),
+        bounds_graph=free,
+        notes=notes,
+    )
+    if codegen:
+        from .codegen import pipeline_code
+
+        pipeline_code(result)
+    return result
+
+
+# -- why a smaller II fails --------------------------------------------------------------------
+@dataclass
+class IIReport:
+    """Whether initiation interval ``ii`` works, and why not.
+
+    ``resources``: the resource bounds above ``ii`` (some row of that resource would have to hold
+    more than it can). ``recurrences``: the dependence cycles that need more than ``ii``.
+    ``scheduler``: for an ``ii`` at or above MII, what the scheduler did. ``table``: the found
+    schedule folded onto ``ii`` rows (over-full cells show where it no longer fits), and
+    ``broken``: the dependences the folded schedule would break.
+    """
+
+    ii: int
+    feasible: bool
+    resources: list[ResourceBound]
+    recurrences: list[Recurrence]
+    scheduler: str
+    table: ReservationTable
+    broken: list[str]
+
+    def reasons(self, graph: Graph) -> list[str]:
+        """Why ``ii`` fails (or that it works), one sentence each."""
+        out = []
+        for b in self.resources:
+            have = self.ii * b.capacity
+            if b.resource == ISSUE:
+                out.append(
+                    f"issue slots: {b.uses} instructions per iteration, but {self.ii} row(s) × "
+                    f"{b.capacity} slot(s) = {have}: some row overflows (needs II >= {b.bound})"
+                )
+            else:
+                out.append(
+                    f"unit {b.resource}: busy {b.uses} cycle(s) per iteration, but {self.ii} "
+                    f"row(s) × {b.capacity} = {have}: some row overflows (needs II >= {b.bound})"
+                )
+        for r in self.recurrences:
+            path = " -> ".join(graph.label(i) for i in (*r.ops, r.ops[0]))
+            via = ", ".join(f"{e.kind} {e.on}" for e in r.edges)
+            out.append(
+                f"recurrence {path} ({via}): latency {r.latency} must pass within {r.distance} "
+                f"iteration(s) = {r.distance}×{self.ii} = {r.distance * self.ii} cycles "
+                f"(needs II >= {r.bound})"
+            )
+        if self.scheduler:
+            out.append(self.scheduler)
+        return out
+
+
+def explain_ii(result: ModuloResult, ii: int) -> IIReport:
+    """Why ``ii`` does or does not work for the loop of ``result`` (computed, for the II slider)."""
+    if not isinstance(ii, int) or isinstance(ii, bool) or ii < 1:
+        raise ScheduleError(f"initiation interval must be a positive integer, got {ii!r}")
+    g = result.bounds_graph or result.graph
+    res = [b for b in result.resources if b.bound > ii]
+    recs = [r for r in result.recurrences if r.bound > ii]
+    if not recs and ii < result.rec_mii:  # more cycles than were listed: find one exactly
+        critical = critical_recurrence(g, ii)
+        recs = [critical] if critical is not None else []
+    scheduler = ""
+    feasible = not res and not recs
+    if feasible:
+        if ii >= result.ii:
+            scheduler = f"II = {ii} works: the scheduler found a schedule at II = {result.ii}"
+            if ii > result.ii:
+                scheduler += " (a larger II only wastes cycles)"
+        else:
+            steps: list[ModuloStep] = []
+            budget = 6 * len(g.ops)
+            found = _attempt(g, ii, budget, steps)
+            if found is not None:
+                scheduler = f"II = {ii} works (a schedule exists)"
+            else:
+                feasible = False
+                evictions = sum(len(s.evicted) for s in steps)
+                scheduler = (
+                    f"scheduler: no schedule found at II = {ii} within its budget of {budget} "
+                    f"placements ({evictions} evictions); MII = {result.mii} is only a lower bound"
+                )
+    folded = reservation_table(result.graph, result.schedule.start, ii, g.earliest)
+    broken = [v for v in violations(result.graph, result.schedule.start, ii) if "row" not in v]
+    return IIReport(ii, feasible, res, recs, scheduler, folded, broken)
+
+
+__all__ = [
+    "ISSUE",
+    "IIReport",
+    "ModuloResult",
+    "ModuloStep",
+    "Recurrence",
+    "ReservationTable",
+    "ResourceBound",
+    "critical_recurrence",
+    "explain_ii",
+    "iterative_modulo_schedule",
+    "modulo_heights",
+    "modulo_schedule",
+    "rec_mii",
+    "recurrences",
+    "res_mii",
+    "reservation_table",
+    "resource_bounds",
+]

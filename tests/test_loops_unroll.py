@@ -1,0 +1,171 @@
+"""Loop unrolling with renaming: figures for the lecture's loop, and the interpreter's proof
+that unrolled code (with its remainder loop) computes what the original computes."""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lecturekit.deps import analyze
+from lecturekit.isa import parse
+from lecturekit.loops.examples import example, example_state
+from lecturekit.loops.interp import compare, run
+from lecturekit.loops.model import LoopError, analyze_loop
+from lecturekit.loops.randloop import random_loop
+from lecturekit.loops.unroll import (
+    compare_unrolling,
+    program_order_cycles,
+    steady_state,
+    unroll,
+    unroll_body,
+)
+from lecturekit.pipeline import simulate
+
+SAXPY = example("saxpy_loop")
+
+
+@pytest.mark.parametrize(
+    "machine, expected",
+    [("lecture", [14, 9, 7.75, 7.375]), ("dual", [7, 4, 3, 3])],
+)
+def test_lecture_loop_cycles_per_iteration_fall_with_k(machine, expected):
+    rows = compare_unrolling(SAXPY, machine)
+    assert [r["k"] for r in rows] == [1, 2, 4, 8]
+    assert [r["cycles_per_iteration"] for r in rows] == expected
+    assert [r["instructions"] for r in rows] == [8, 13, 23, 43]  # 5k + 2 addi + bne
+    regs = [r["registers"] for r in rows]
+    assert regs == sorted(regs) and regs[0] == 7 and regs[-1] > 4 * regs[0]
+
+
+def test_program_order_versus_scheduled():
+    assert program_order_cycles(SAXPY, "lecture") == 17
+    assert unroll(SAXPY, 1, "lecture").cycles_per_iteration == 14
+
+
+def test_unrolled_body_renames_and_merges_pointer_updates():
+    loop = analyze_loop(SAXPY)
+    body = [" ".join(line.split()) for line in unroll_body(loop, 4)]  # single spaces
+    text = "\n".join(body)
+    assert [b for b in body if b.startswith("lw $t0")] == [
+        "lw $t0_0, 0($s1)", "lw $t0_1, 4($s1)", "lw $t0_2, 8($s1)", "lw $t0, 12($s1)"
+    ]  # fmt: skip
+    assert "sw $t2, 12($s2)" in text and "sw $t2_0, 0($s2)" in text
+    assert body[-2:] == ["addi $s1, $s1, 16", "addi $s2, $s2, 16"]
+    assert "add $t2_0, $t2a_0, $t1_0" in text  # two writes of $t2 per copy: two names
+    # no false dependences left between different copies
+    dg = analyze(parse(text))
+    copy_of = {}
+    for k, line in enumerate(body[:-2]):
+        copy_of[k] = line.split(",")[0].split("_")[-1] if "_" in line.split(",")[0] else "3"
+    for e in dg.edges:
+        if e.kind in ("WAR", "WAW") and not e.on.startswith("mem") and e.dst < len(body) - 2:
+            assert copy_of[e.src] == copy_of[e.dst], e
+
+
+def test_unrolled_schedule_is_scheduled_and_verified():
+    u = unroll(SAXPY, 4, "dual", scheduler="list")
+    assert u.scheduler == "list" and u.schedule.algorithm.startswith("list")
+    assert u.lines[0] == "loop_x4:" and u.lines[-1].split() == ["bne", "$s1,", "$s3,", "loop_x4"]
+    assert len(u.lines) - 1 == len(u.loop) == 23
+    copies = [(j, k) for j in range(4) for k in range(8) if k not in (5, 6, 7)]
+    assert sorted(u.origin) == sorted(copies + [(3, 5), (3, 6), (3, 7)])
+
+
+@pytest.mark.parametrize("machine", ["lecture", "dual"])
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 8])
+def test_lecture_loop_unrolled_code_runs_like_the_original(machine, k):
+    u = unroll(SAXPY, k, machine)
+    for n in sorted({1, 2, 3, k - 1, k, k + 1, 2 * k + 1, 17} - {0}):
+        regs, mem = example_state("saxpy_loop", n)
+        assert compare(SAXPY, u.code, regs, mem) == [], (k, n)
+
+
+def test_remainder_loop_and_main_loop_counts():
+    u = unroll(SAXPY, 4, "lecture")
+    prog = parse(u.code)
+    main = prog.labels["loop_x4"]
+    rest = prog.labels["loop_rest"]
+    for n, passes, left in [(1, 0, 1), (4, 1, 0), (7, 1, 3), (17, 4, 1)]:
+        r = run(prog, *example_state("saxpy_loop", n))
+        assert (r.counts[main], r.counts[rest]) == (passes, left), n
+
+
+@pytest.mark.parametrize("name", ["running_sum", "prefix_product"])
+def test_recurrences_survive_unrolling(name):
+    src = example(name)
+    for k in (2, 4):
+        u = unroll(src, k, "lecture")
+        for n in (1, 3, 5, 9):
+            assert compare(src, u.code, *example_state(name, n)) == []
+
+
+def test_other_exit_tests_are_unrolled():
+    for branch, bound in [("blt $s1, $s3, loop", 4 * 9 + 2), ("ble $s1, $s3, loop", 4 * 9 - 4)]:
+        src = f"loop: lw $t0, 0($s1)\nadd $s4, $s4, $t0\naddi $s1, $s1, 4\n{branch}\n"
+        u = unroll(src, 4, "dual")
+        assert "kbound" in u.code
+        mem = {4 * j: j + 1 for j in range(12)}
+        assert compare(src, u.code, {"s1": 0, "s3": bound, "s4": 0}, mem) == []
+
+
+def test_non_address_use_of_an_induction_variable():
+    src = (
+        "loop: sw $s1, 0($s2)\n"
+        "addi $s1, $s1, 1\n"
+        "sw $s1, 4($s2)\n"
+        "addi $s2, $s2, 8\n"
+        "bne $s1, $s3, loop"
+    )
+    u = unroll(src, 3, "lecture")
+    assert "addi  $s1_1, $s1, 1" in "\n".join(u.body)
+    for n in (1, 2, 3, 4, 7):
+        assert compare(src, u.code, {"s1": 10, "s2": 0x100, "s3": 10 + n}, {}) == []
+
+
+def test_unroll_errors():
+    with pytest.raises(LoopError, match="positive integer"):
+        unroll(SAXPY, 0)
+    with pytest.raises(LoopError, match="unknown scheduler"):
+        unroll(SAXPY, 2, scheduler="magic")
+    with pytest.raises(LoopError, match="trip count is unknown"):
+        unroll("loop: lw $t0, 0($s1)\naddi $s1, $s1, 4\nbnez $t0, loop", 2)
+    assert unroll("loop: lw $t0, 0($s1)\naddi $s1, $s1, 4\nbnez $t0, loop", 1).k == 1
+
+
+@pytest.mark.parametrize("machine", ["lecture", "classic5", "dual"])
+def test_steady_state_agrees_with_the_pipeline_simulator(machine):
+    for seed in range(12):
+        u = unroll(random_loop(seed, size=6).source, 2, machine, scheduler="list")
+        body = [line.strip() for line in u.lines[1:]]
+        passes = 4
+        sim = simulate("\n".join(body * passes) + f"\n{u.lines[0]}\n", machine)
+        st_ = steady_state(u.loop, passes)
+        n = len(body)
+        assert [[sim.issue[r * n + k] for k in range(n)] for r in range(passes)] == st_.issue
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10**6),
+    size=st.integers(4, 12),
+    k=st.sampled_from([2, 3, 4]),
+    machine=st.sampled_from(["lecture", "dual"]),
+    overlap=st.booleans(),
+)
+def test_random_loops_unrolled_compute_the_same(seed, size, k, machine, overlap):
+    rl = random_loop(seed, size=size, overlap=overlap)
+    u = unroll(rl.source, k, machine, restrict=not overlap, scheduler="list")
+    for n in sorted({1, 2, k - 1, k, k + 1, 2 * k + 3}):
+        regs, mem = rl.state(n, seed)
+        assert compare(rl.source, u.code, regs, mem) == [], (n, rl.source, u.code)
+
+
+def test_renaming_and_aliasing_matter():
+    plain = [unroll(SAXPY, k, "lecture").cycles_per_iteration for k in (2, 4, 8)]
+    same_names = [unroll(SAXPY, k, "lecture", rename=False).cycles_per_iteration for k in (2, 4, 8)]
+    may_alias = [
+        unroll(SAXPY, k, "lecture", restrict=False).cycles_per_iteration for k in (2, 4, 8)
+    ]
+    assert all(a < b < c for a, b, c in zip(plain, same_names, may_alias, strict=True))
+    for n in (1, 3, 5, 9):  # without renaming the code is slower, not wrong
+        code = unroll(SAXPY, 4, "dual", rename=False).code
+        assert compare(SAXPY, code, *example_state("saxpy_loop", n)) == []
