@@ -10,8 +10,9 @@ For every pair of instructions in program order we find
 
 and the same three through memory, for loads and stores. Two memory operands with the same base
 register (not redefined in between) and different offsets do not alias; anything else may alias
-and is kept as a dependence. A branch stays last: every earlier instruction gets a ``CTRL`` edge
-(latency 0) to it.
+and is kept as a dependence. A branch keeps its place: every earlier instruction gets a ``CTRL``
+edge to it and it gets one to every later instruction (latency 0: the pipeline model does not
+model control hazards, so an instruction may issue in the same cycle as a branch before it).
 
 Each edge's latency comes from the machine (:meth:`lecturekit.machine.Machine.latency`).
 """
@@ -153,8 +154,8 @@ def analyze(program: Program | str, machine: Machine | str | None = None) -> Dep
         if ins.is_branch:
             linked = {e.src for e in edges if e.dst == j}
             edges.extend(Edge(i, j, 0, "CTRL", "branch") for i in range(j) if i not in linked)
-            for k in range(j + 1, len(program)):
-                edges.append(Edge(j, k, 1, "CTRL", "branch"))
+            for k in range(j + 1, len(program)):  # after it, in order (control hazards unmodelled)
+                edges.append(Edge(j, k, 0, "CTRL", "branch"))
     edges.sort(key=lambda e: (e.src, e.dst, e.kind, e.on))
     ops = []
     for k, ins in enumerate(program):

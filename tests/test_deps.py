@@ -55,6 +55,7 @@ def test_branch_stays_last():
     dg = analyze("add $t0, $t1, $t2\nadd $t3, $t4, $t5\nbne $t0, $t6, L\nL: nop")
     ctrl = {(e.src + 1, e.dst + 1) for e in dg.edges if e.kind == "CTRL"}
     assert (2, 3) in ctrl and (3, 4) in ctrl
+    assert all(e.latency == 0 for e in dg.edges if e.kind == "CTRL")
     assert (1, 3) not in ctrl  # already ordered by RAW on t0
 
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from lecturekit.core import evaluate, verify
 from lecturekit.deps import analyze
 from lecturekit.errors import ScheduleError
+from lecturekit.isa import parse
 from lecturekit.machine import preset
 from lecturekit.pipeline import simulate
 from lecturekit.randomblocks import random_block, random_topological_order
@@ -126,5 +127,14 @@ def test_simulation_equals_order_evaluation(seed, size, machine, forwarding):
     if forwarding is not None:
         m = m.with_options(forwarding=forwarding)
     program = random_block(rng, size, opcodes=["add", "sub", "mul", "addi", "lw", "sw", "div"])
+    if rng.random() < 0.3:  # a branch somewhere in the block
+        lines = program.source.splitlines()
+        lines.insert(rng.randrange(len(lines) + 1), "bne $t0, $t1, out")
+        program = parse("\n".join(lines) + "\nout: nop")
     order = random_topological_order(analyze(program, m).to_networkx(), rng)
     check_agreement(program, m, order)
+
+
+def test_branch_followed_by_instructions_on_dual():
+    src = "add $t0, $t1, $t2\nbne $t3, $t4, out\nlw $t5, 0($s1)\nout: add $t6, $t7, $t8\n"
+    check_agreement(parse(src), preset("dual"), [0, 1, 2, 3])
