@@ -138,6 +138,37 @@ def instruction_label(k: int) -> str:
     return f"I{k + 1}"
 
 
+def instruction_graph(
+    instructions: list[Instruction],
+    edges: list[Edge],
+    machine: Machine,
+    label=instruction_label,
+) -> Graph:
+    """The scheduling core's graph for instructions on a machine: one operation per instruction,
+    holding its functional unit in the execute stage, finishing when it leaves the last stage;
+    the machine's issue width and first issue cycle. (The one place instructions meet the core.)"""
+    ops = []
+    for k, ins in enumerate(instructions):
+        unit, offset, cycles = machine.reservation(ins.op_class)
+        ops.append(
+            Operation(
+                name=label(k),
+                text=ins.text or str(ins),
+                reservations=(Reservation(unit, offset, cycles),),
+                tail=machine.tail(ins.op_class),
+                kind=ins.op_class,
+            )
+        )
+    return Graph(
+        ops,
+        edges,
+        units=dict(machine.units),
+        issue_width=machine.issue_width,
+        earliest=machine.first_issue,
+        name=machine.name,
+    )
+
+
 def analyze(program: Program | str, machine: Machine | str | None = None) -> DependenceGraph:
     """Dependence graph of ``program`` (text or parsed) on ``machine`` (preset, file, Machine)."""
     if isinstance(program, str):
@@ -157,26 +188,7 @@ def analyze(program: Program | str, machine: Machine | str | None = None) -> Dep
             for k in range(j + 1, len(program)):  # after it, in order (control hazards unmodelled)
                 edges.append(Edge(j, k, 0, "CTRL", "branch"))
     edges.sort(key=lambda e: (e.src, e.dst, e.kind, e.on))
-    ops = []
-    for k, ins in enumerate(program):
-        unit, offset, cycles = machine.reservation(ins.op_class)
-        ops.append(
-            Operation(
-                name=instruction_label(k),
-                text=ins.text,
-                reservations=(Reservation(unit, offset, cycles),),
-                tail=machine.tail(ins.op_class),
-                kind=ins.op_class,
-            )
-        )
-    graph = Graph(
-        ops,
-        edges,
-        units=dict(machine.units),
-        issue_width=machine.issue_width,
-        earliest=machine.first_issue,
-        name=machine.name,
-    )
+    graph = instruction_graph(list(program), edges, machine)
     dg = DependenceGraph(program, machine, edges, graph)
     graph.source = dg
     return dg

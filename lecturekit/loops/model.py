@@ -67,7 +67,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from ..core.graph import Edge, Graph, Operation, Reservation
+from ..core.graph import Edge, Graph
+from ..deps import instruction_graph
 from ..errors import LectureKitError, ParseError
 from ..isa import Instruction, Program, parse
 from ..machine import Machine, get_machine
@@ -276,19 +277,6 @@ class Loop:
         at the price of extra recurrences. ``renamed=False`` keeps every edge: what in-order
         hardware running the code as written has to respect.
         """
-        m = self.machine
-        ops = []
-        for k, ins in enumerate(self.body):
-            unit, offset, cycles = m.reservation(ins.op_class)
-            ops.append(
-                Operation(
-                    name=self.label_of(k),
-                    text=ins.text or str(ins),
-                    reservations=(Reservation(unit, offset, cycles),),
-                    tail=m.tail(ins.op_class),
-                    kind=ins.op_class,
-                )
-            )
         edges = [
             e
             for e in self.edges
@@ -298,14 +286,7 @@ class Loop:
                 and (e.kind == "WAW" or (e.kind == "WAR" and (e.distance or not keep_war)))
             )
         ]
-        g = Graph(
-            ops,
-            edges,
-            units=dict(m.units),
-            issue_width=m.issue_width,
-            earliest=m.first_issue,
-            name=m.name,
-        )
+        g = instruction_graph(list(self.body), edges, self.machine, label=self.label_of)
         g.source = self
         return g
 
