@@ -1,0 +1,453 @@
+"""Helpers for tests/test_browser.py: a throw-away JupyterLab, Chromium, and what to look for.
+
+Nothing here runs at import time except constants, so collecting the tests stays cheap and works
+without Playwright or Chromium installed.
+
+* :func:`widget_chapters` finds the chapters (``notebooks/NN_topic.ipynb``) with widgets.
+* :class:`JupyterLab` runs ``python -m jupyter lab`` on a free loopback port, serving a temporary
+  COPY of the notebooks, with temporary config / runtime / data / settings / workspaces
+  directories (the repository and the user's Jupyter setup are never touched), and shuts it down.
+* :func:`find_chromium` and :data:`CHROMIUM_ARGS`: Debian's ``chromium`` (Playwright's own browser
+  download does not work everywhere); the flags keep it off the network.
+* The JavaScript snippets drive the lab through ``window.jupyterapp``, which the lab exposes
+  because the server is started with ``--LabApp.expose_app_in_browser=True``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import nbformat
+
+REPO = Path(__file__).resolve().parent.parent
+NOTEBOOKS = REPO / "notebooks"
+SCREENSHOTS = REPO / "build" / "screenshots"
+
+INSTALL_HINT = (
+    "the browser tests need Chromium: `apt-get install chromium` (Debian/Ubuntu, as root; "
+    "`.ci/run` does this) and the Python package playwright (`pip install -e '.[test]'`); "
+    "Playwright's own browser download is not needed. Set LECTUREKIT_CHROMIUM to use another "
+    "Chromium binary."
+)
+
+#: Headless Chromium, without a sandbox (containers, root) and without the background traffic
+#: (component updates, sync, safe-browsing lists, QUIC probes) that floods a closed network.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+# ---------------------------------------------------------------------------------------------
+# which chapters
+
+
+_WIDGET_IMPORT = re.compile(
+    r"^\s*(from\s+lecturekit\.widgets\b|import\s+lecturekit\.widgets\b)", re.M
+)
+_WIDGET_WORD = re.compile(r"\b(widgets?|Stepper|explorer|ipywidgets|interact)\b", re.I)
+
+
+def has_widgets(path: Path) -> bool:
+    """Whether a notebook shows widgets: a code cell imports from ``lecturekit.widgets`` or
+    ``ipywidgets``, or is marked ``# NBVAL_IGNORE_OUTPUT`` and mentions a widget/stepper/explorer.
+    """
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        src = cell.source
+        if _WIDGET_IMPORT.search(src) or re.search(r"^\s*(from|import)\s+ipywidgets\b", src, re.M):
+            return True
+        if src.lstrip().startswith("# NBVAL_IGNORE_OUTPUT") and _WIDGET_WORD.search(src):
+            return True
+    return False
+
+
+def notebooks_dir() -> Path:
+    """``notebooks/``, or ``$LECTUREKIT_BROWSER_NOTEBOOKS`` (to try the harness elsewhere)."""
+    return Path(os.environ.get("LECTUREKIT_BROWSER_NOTEBOOKS") or NOTEBOOKS)
+
+
+def widget_chapters(folder: Path | None = None) -> list[Path]:
+    """The chapters ``NN_topic.ipynb`` in ``folder`` that have widgets, in order."""
+    folder = folder or notebooks_dir()
+    found = []
+    for path in sorted(folder.glob("[0-9][0-9]_*.ipynb")):
+        try:
+            if has_widgets(path):
+                found.append(path)
+        except Exception:  # a half-written notebook of another helper: the nbval run reports it
+            continue
+    return found
+
+
+# ---------------------------------------------------------------------------------------------
+# Chromium
+
+
+def find_chromium() -> str | None:
+    """The Chromium binary: ``$LECTUREKIT_CHROMIUM``, else ``chromium`` / ``chromium-browser``."""
+    env = os.environ.get("LECTUREKIT_CHROMIUM")
+    if env:
+        return env if Path(env).exists() else None
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+
+
+# ---------------------------------------------------------------------------------------------
+# JupyterLab
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+#: User settings written into the temporary JUPYTERLAB_SETTINGS_DIR.
+LAB_SETTINGS = {
+    # no windowing: every cell stays in the DOM, so all widgets render and the screenshot
+    # shows the whole chapter
+    "@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"},
+    # no news / update checks (no network here; and no toast over the notebook)
+    "@jupyterlab/apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
+    # no "what's new" / announcements dialogs; light theme for the screenshots
+    "@jupyterlab/apputils-extension/themes": {"theme": "JupyterLab Light"},
+}
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: on Linux, SIGTERM when the test process dies (pytest killed
+    by a timeout or by hand skips the fixture's teardown; the server must not outlive it. Its
+    kernels exit by themselves when the server goes). Elsewhere a no-op."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG = 1
+    except Exception:
+        pass
+
+
+class JupyterLab:
+    """``python -m jupyter lab`` on ``127.0.0.1:<free port>`` over a temporary copy of notebooks.
+
+    Use as a context manager; :meth:`stop` always runs (shutdown request, SIGTERM, SIGKILL of the
+    process group it started). ``root`` is the served directory, ``log`` the server's output.
+    """
+
+    def __init__(self, notebooks: list[Path], workdir: Path, *, start_timeout: float = 180):
+        self.workdir = Path(workdir)
+        self.root = self.workdir / "root"
+        self.root.mkdir(parents=True)
+        for nb in notebooks:
+            shutil.copy2(nb, self.root / nb.name)
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = self.workdir / "jupyterlab.log"
+        self.start_timeout = start_timeout
+        self.proc: subprocess.Popen | None = None
+
+    # -- environment ------------------------------------------------------------------------
+    def _env(self) -> dict:
+        env = dict(os.environ)
+        dirs = {
+            "JUPYTER_CONFIG_DIR": "config",
+            "JUPYTER_RUNTIME_DIR": "runtime",
+            "JUPYTER_DATA_DIR": "data",  # user-level data only; the env's lab extensions stay
+            "JUPYTERLAB_SETTINGS_DIR": "settings",
+            "JUPYTERLAB_WORKSPACES_DIR": "workspaces",
+            "IPYTHONDIR": "ipython",
+        }
+        for var, sub in dirs.items():
+            path = self.workdir / sub
+            path.mkdir(exist_ok=True)
+            env[var] = str(path)
+        for plugin, values in LAB_SETTINGS.items():
+            target = self.workdir / "settings" / (plugin + ".jupyterlab-settings")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(json.dumps(values))
+        # the kernel runs in this Python (where lecturekit is installed), whatever other
+        # "python3" kernelspecs say: the user data dir comes first in Jupyter's search path
+        spec = self.workdir / "data" / "kernels" / "python3"
+        spec.mkdir(parents=True, exist_ok=True)
+        argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+        kernel = {"argv": argv, "display_name": "Python 3 (ipykernel)", "language": "python"}
+        (spec / "kernel.json").write_text(json.dumps(kernel))
+        env["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
+        env.pop("JUPYTER_TOKEN", None)
+        env["PYTHONUNBUFFERED"] = "1"
+        return env
+
+    def command(self) -> list[str]:
+        # the server refuses to run as root (containers, CI) without --allow-root
+        root_flag = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
+        return [
+            sys.executable,
+            "-m",
+            "jupyter",
+            "lab",
+            "--no-browser",
+            f"--ServerApp.root_dir={self.root}",
+            "--ServerApp.ip=127.0.0.1",
+            f"--ServerApp.port={self.port}",
+            "--ServerApp.port_retries=0",
+            "--ServerApp.open_browser=False",
+            "--IdentityProvider.token=",
+            "--ServerApp.password=",
+            "--ServerApp.disable_check_xsrf=True",
+            "--ServerApp.allow_remote_access=False",
+            "--LabApp.expose_app_in_browser=True",
+            "--LabApp.news_url=None",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            "--LabApp.extension_manager=readonly",
+            "--LabApp.collaborative=False",
+            "--KernelSpecManager.ensure_native_kernel=True",
+            *root_flag,
+        ]
+
+    # -- life cycle -------------------------------------------------------------------------
+    def start(self) -> JupyterLab:
+        self._logfile = open(self.log, "wb")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen(
+            self.command(),
+            cwd=self.root,
+            env=self._env(),
+            stdin=subprocess.DEVNULL,
+            stdout=self._logfile,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: kernels can be stopped with it
+            preexec_fn=_die_with_parent,
+        )
+        deadline = time.monotonic() + self.start_timeout
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(
+                    f"JupyterLab exited with code {self.proc.returncode}:\n{self.log_tail()}"
+                )
+            try:
+                with urllib.request.urlopen(self.url + "/api", timeout=5) as r:
+                    if r.status == 200 and "version" in json.loads(r.read()):
+                        return self
+            except (OSError, ValueError):
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"JupyterLab did not answer on {self.url}/api within {self.start_timeout:.0f}"
+                    f" s:\n{self.log_tail()}"
+                )
+            time.sleep(0.5)
+
+    def api(self, method: str, path: str, timeout: float = 30):
+        req = urllib.request.Request(
+            self.url + path, method=method, data=b"" if method != "GET" else None
+        )
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            body = r.read()
+        return json.loads(body) if body else None
+
+    def shutdown_kernels(self) -> None:
+        """Stop every session's kernel (between chapters: two cores, keep them free)."""
+        for session in self.api("GET", "/api/sessions"):
+            try:
+                self.api("DELETE", f"/api/sessions/{session['id']}")
+            except (OSError, urllib.error.HTTPError):
+                pass
+
+    def stop(self, timeout: float = 30) -> None:
+        proc = self.proc
+        if proc is None:
+            return
+        try:
+            if proc.poll() is None:
+                try:  # the clean way: the server stops its kernels, then itself
+                    self.api("POST", "/api/shutdown", timeout=10)
+                except (OSError, urllib.error.HTTPError):
+                    proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(timeout=timeout)
+                except subprocess.TimeoutExpired:
+                    proc.terminate()
+                    try:
+                        proc.wait(timeout=timeout)
+                    except subprocess.TimeoutExpired:
+                        proc.kill()
+                        proc.wait(timeout=timeout)
+        finally:
+            # whatever is left of the group this server started (orphaned kernels)
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            self._logfile.close()
+            self.proc = None
+
+    def log_tail(self, n: int = 60) -> str:
+        try:
+            lines = self.log.read_text(errors="replace").splitlines()
+        except OSError:
+            return "(no log)"
+        return "\n".join(lines[-n:])
+
+    def __enter__(self) -> JupyterLab:
+        try:
+            return self.start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+# ---------------------------------------------------------------------------------------------
+# what the page shows
+
+#: Harmless console noise, each with why it is harmless. Matched with ``re.search`` against the
+#: message text; everything else at level "error" fails the test.
+CONSOLE_ALLOW = [
+    # the browser asks for /favicon.ico before the lab sets its own icon link
+    r"favicon\.ico",
+]
+
+#: Texts in an output area meaning a widget did not display.
+WIDGET_FAILURE_TEXTS = ["Error displaying widget", "Model not found", "model not found"]
+WIDGET_LOADING_TEXT = "Loading widget..."
+
+#: CSS for lecturekit's own error areas: lecturekit.widgets.common.error_html is a span coloured
+#: #c00000 starting "Error:"; the memory explorer's error line a div coloured #b00 starting "⚠".
+#: (#b00 is also used for emphasis, e.g. "does not fit", hence the text check below.)
+LECTUREKIT_ERROR_CSS = (
+    '.jp-OutputArea-output .widget-html-content [style*="c00000"], '
+    '.jp-OutputArea-output .widget-html-content div[style*="b00"]'
+)
+LECTUREKIT_ERROR_TEXT = re.compile(r"^\s*(Error:|⚠)|unexpected error|internal error", re.I)
+
+#: The step control of a lecturekit Stepper (lecturekit/widgets/common.py): an ipywidgets Button
+#: with the tooltip ``"next <step name>"`` and the label ``"step ▶"``. Other steppers may be
+#: labelled "next", "▶|" or "step"; those are found by their text (see JS_FIND_STEPPERS).
+STEP_BUTTON_CSS = "button.jupyter-button"
+
+
+JS_WAIT_NOTEBOOK = """(name) => {
+  const app = window.jupyterapp;
+  if (!app || !app.shell) return false;
+  const w = app.shell.currentWidget;
+  return !!(w && w.context && w.context.path === name && w.content && w.sessionContext);
+}"""
+
+JS_KERNEL_IDLE = """() => {
+  const w = window.jupyterapp.shell.currentWidget;
+  const k = w.sessionContext.session && w.sessionContext.session.kernel;
+  return !!(k && k.status === 'idle' && !w.sessionContext.isRestarting);
+}"""
+
+# run all cells without awaiting in evaluate(): the result lands in window.__lkRun
+JS_RUN_ALL = """async () => {
+  const app = window.jupyterapp;
+  const w = app.shell.currentWidget;
+  await w.sessionContext.ready;
+  window.__lkRun = undefined;
+  app.commands.execute('notebook:run-all-cells').then(
+    (ok) => { window.__lkRun = {ok: ok === undefined ? true : !!ok}; },
+    (err) => { window.__lkRun = {ok: false, error: String(err)}; });
+  return true;
+}"""
+
+JS_CELLS = """() => {
+  const w = window.jupyterapp.shell.currentWidget;
+  const cells = [];
+  w.content.widgets.forEach((cell, index) => {
+    if (cell.model.type !== 'code') return;
+    const outputs = cell.model.outputs.toJSON();
+    cells.push({
+      index,
+      source: cell.model.sharedModel.getSource().slice(0, 200),
+      executionCount: cell.model.executionCount,
+      errors: outputs.filter((o) => o.output_type === 'error')
+        .map((o) => o.ename + ': ' + o.evalue),
+      stderr: outputs.filter((o) => o.output_type === 'stream' && o.name === 'stderr')
+        .map((o) => Array.isArray(o.text) ? o.text.join('') : o.text),
+      widgetViews: outputs.filter((o) => o.data &&
+        o.data['application/vnd.jupyter.widget-view+json']).length,
+    });
+  });
+  return cells;
+}"""
+
+# the state of the widget outputs in the DOM. The widget renderer is itself the output node
+# (class jp-OutputArea-output, no data-mime-type attribute, unlike every other renderer): it shows
+# "Loading widget..." as text, then the widget's view as a child with class jupyter-widgets.
+JS_WIDGET_STATE = """() => {
+  const outs = Array.from(document.querySelectorAll('.jp-OutputArea-output')).filter((o) =>
+    !o.hasAttribute('data-mime-type') || o.querySelector(':scope > .jupyter-widgets'));
+  return outs.map((o) => ({
+    text: (o.innerText || '').slice(0, 300),
+    views: o.querySelectorAll('.jupyter-widgets').length,
+    height: o.getBoundingClientRect().height,
+  }));
+}"""
+
+# every step control of a stepper, with the stepper's root (the box around its controls row)
+JS_FIND_STEPPERS = r"""() => {
+  const buttons = Array.from(document.querySelectorAll(
+    '.jp-OutputArea-output button.jupyter-button'));
+  const isStep = (b) => {
+    const title = (b.getAttribute('title') || '').trim().toLowerCase();
+    const text = (b.innerText || '').trim().toLowerCase();
+    return title.startsWith('next') || /^step\b|\bstep\s*▶|▶\||^next\b|⏭/.test(text);
+  };
+  window.__lkSteppers = [];
+  buttons.filter(isStep).forEach((b) => {
+    const row = b.closest('.widget-hbox') || b.parentElement;
+    const root = (row && row.parentElement && row.parentElement.closest('.widget-vbox')) ||
+      b.closest('.jp-OutputArea-output');
+    window.__lkSteppers.push({button: b, root});
+  });
+  return window.__lkSteppers.map((s) => ({
+    text: s.button.innerText.trim(), title: s.button.getAttribute('title'),
+    disabled: s.button.disabled}));
+}"""
+
+# what stepper i shows: position label, caption/html texts, slider value, images
+JS_STEPPER_STATE = r"""(i) => {
+  const s = window.__lkSteppers[i];
+  const root = s.root;
+  const q = (css) => Array.from(root.querySelectorAll(css));
+  const handle = root.querySelector('.noUi-handle, .slider-container [aria-valuenow]');
+  const readout = root.querySelector('.widget-readout');
+  return {
+    labels: q('.widget-label').map((e) => e.innerText.trim()),
+    html: q('.widget-html-content').map((e) => e.innerHTML),
+    slider: handle ? handle.getAttribute('aria-valuenow') : (readout ? readout.innerText : null),
+    images: q('img').map((e) => e.getAttribute('src') || '').map((src) =>
+      src.length + ':' + src.slice(-64)),
+    outputText: q('.widget-output').map((e) => e.innerText).join('\n').slice(0, 500),
+    disabled: s.button.disabled,
+    connected: s.button.isConnected,
+  };
+}"""
+
+JS_CLICK_STEPPER = """(i) => { window.__lkSteppers[i].button.scrollIntoView({block: 'center'}); }"""
