@@ -449,5 +449,3 @@ JS_STEPPER_STATE = r"""(i) => {
     connected: s.button.isConnected,
   };
 }"""
-
-JS_CLICK_STEPPER = """(i) => { window.__lkSteppers[i].button.scrollIntoView({block: 'center'}); }"""

@@ -19,6 +19,11 @@ itself (``00_browser_harness``), this test
    ``browser_support.CONSOLE_ALLOW``) and on any request off the loopback interface,
 6. saves a screenshot of the whole chapter to ``build/screenshots/NN_topic.png``.
 
+A second built-in notebook (``00_browser_planted_failures``) goes wrong on purpose (a cell raising,
+a traceback on stderr, a widget showing lecturekit's red error) and
+:func:`test_harness_catches_planted_failures` checks that every one of those, and a console error,
+a page error and a request off loopback, is reported: the checks above can fail.
+
 Deselect with ``-m "not browser"``. Without Chromium or Playwright it skips locally (saying how to
 install them) and fails under CI (``CI`` set). Try the harness on other notebooks with
 ``LECTUREKIT_BROWSER_NOTEBOOKS=/some/dir``.
@@ -68,6 +73,8 @@ STEP_TIMEOUT = 60.0  # one click of a step control, until the display settles
 MAX_STEPPERS = 8  # steppers clicked per chapter (each costs a kernel round trip)
 
 HARNESS = "00_browser_harness.ipynb"
+PLANTED = "00_browser_planted_failures.ipynb"
+KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
 CHAPTERS = widget_chapters()
 
 
@@ -100,11 +107,26 @@ def _harness_notebook(path: Path) -> None:
         nbformat.v4.new_code_cell(stepper),
         nbformat.v4.new_code_cell(plain),
     ]
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
+    nb.metadata["kernelspec"] = KERNELSPEC
+    nbformat.write(nb, path)
+
+
+def _planted_failures_notebook(path: Path) -> None:
+    """A notebook that goes wrong in each way the chapter test must catch: a widget showing
+    lecturekit's red error, a traceback on stderr, and (last, as "run all" stops there) a cell
+    raising. :func:`test_harness_catches_planted_failures` checks each one is reported."""
+    cells = [
+        "# NBVAL_IGNORE_OUTPUT\n"
+        "import ipywidgets as w\n"
+        "from lecturekit.widgets.common import error_html\n\n"
+        "w.HTML(error_html(ValueError('planted widget failure')))",
+        "import sys\n\n"
+        "print('Traceback (most recent call last):\\n  planted traceback', file=sys.stderr)",
+        "raise ValueError('planted cell error')",
+    ]
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
+    nb.metadata["kernelspec"] = KERNELSPEC
     nbformat.write(nb, path)
 
 
@@ -138,9 +160,10 @@ def chromium():
 def lab(tmp_path_factory, chromium):
     """One JupyterLab for the session, serving a temporary copy of the chapters."""
     workdir = tmp_path_factory.mktemp("jupyterlab")
-    harness = workdir / HARNESS
+    harness, planted = workdir / HARNESS, workdir / PLANTED
     _harness_notebook(harness)
-    with JupyterLab([harness, *CHAPTERS], workdir / "lab") as server:
+    _planted_failures_notebook(planted)
+    with JupyterLab([harness, planted, *CHAPTERS], workdir / "lab") as server:
         yield server
 
 
@@ -344,7 +367,9 @@ def _screenshot(page, name: str) -> Path:
     return path
 
 
-def _check_chapter(page, lab: JupyterLab, name: str, problems: Problems) -> None:
+def _open_and_run_all(page, lab: JupyterLab, name: str) -> dict:
+    """Open ``name`` in a fresh workspace, run all its cells and wait for the kernel to be idle;
+    the outcome of "run all" (``{"ok": ...}``)."""
     # a workspace of its own, reset: no tab (and no kernel) of an earlier chapter is restored
     workspace = "lk-" + re.sub(r"[^A-Za-z0-9_-]", "-", Path(name).stem)
     url = f"{lab.url}/lab/workspaces/{workspace}/tree/{quote(name)}?reset"
@@ -359,6 +384,11 @@ def _check_chapter(page, lab: JupyterLab, name: str, problems: Problems) -> None
         pytest.fail(f"{name}: run all cells did not finish in {RUN_TIMEOUT / 1000:.0f} s")
     run = page.evaluate("() => window.__lkRun")
     _wait_kernel_idle(page)
+    return run
+
+
+def _check_chapter(page, lab: JupyterLab, name: str, problems: Problems) -> None:
+    run = _open_and_run_all(page, lab, name)
     views = _check_cells(page, name, run)
     assert views > 0, f"{name}: looks like a chapter with widgets, but displayed no widget"
     _wait_widgets(page, name, views)
@@ -381,15 +411,20 @@ def _check_chapter(page, lab: JupyterLab, name: str, problems: Problems) -> None
     _check_cells(page, name, run)
 
 
-@pytest.mark.timeout(900)
-@pytest.mark.parametrize("name", [HARNESS] + [p.name for p in CHAPTERS], ids=lambda n: n[:-6])
-def test_chapter_in_browser(name, lab, chromium):
+def _new_page(chromium):
     context = chromium.new_context(viewport={"width": 1400, "height": 1000})
     context.set_default_timeout(60_000)
     problems = Problems()
     _loopback_only(context, problems)
     page = context.new_page()
     _watch(page, problems)
+    return context, page, problems
+
+
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("name", [HARNESS] + [p.name for p in CHAPTERS], ids=lambda n: n[:-6])
+def test_chapter_in_browser(name, lab, chromium):
+    context, page, problems = _new_page(chromium)
     try:
         _check_chapter(page, lab, name, problems)
     finally:
@@ -400,3 +435,30 @@ def test_chapter_in_browser(name, lab, chromium):
         context.close()
         lab.shutdown_kernels()
     assert not problems, f"{name}: errors in the page:\n" + "\n".join(problems)
+
+
+@pytest.mark.timeout(600)
+def test_harness_catches_planted_failures(lab, chromium):
+    """The checks above can fail: each planted failure is reported, naming what went wrong."""
+    context, page, problems = _new_page(chromium)
+    try:
+        run = _open_and_run_all(page, lab, PLANTED)
+        assert not run.get("ok"), f"run all should report the raising cell: {run}"
+        with pytest.raises(AssertionError) as cell_failure:
+            _check_cells(page, PLANTED, run)
+        report = str(cell_failure.value)
+        assert "ValueError: planted cell error" in report
+        assert "planted traceback" in report
+        with pytest.raises(AssertionError, match="planted widget failure"):
+            _check_widget_errors(page, PLANTED)
+
+        page.evaluate("() => console.error('planted console error')")
+        page.evaluate("() => { setTimeout(() => { throw new Error('planted page error'); }); }")
+        page.evaluate("() => fetch('http://example.invalid/').catch(() => null)")
+        page.wait_for_timeout(1000)
+        assert any(p.startswith("console error: planted console error") for p in problems)
+        assert any("page error" in p and "planted page error" in p for p in problems)
+        assert any(p == "request off loopback: http://example.invalid/" for p in problems)
+    finally:
+        context.close()
+        lab.shutdown_kernels()
