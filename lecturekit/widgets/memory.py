@@ -4,7 +4,8 @@
 ``.widget``). Headless code (tests) can set ``explorer.controls["tp"].value = 8`` and read
 ``explorer.summary.value``, ``explorer.error.value``, ``explorer.image.value`` (PNG bytes) and
 ``explorer.report``. A bad combination (e.g. tp not dividing the heads) is explained in the error
-line; the callback never raises into the kernel.
+line; the callback never raises into the kernel. The step-by-step story of cutting memory is
+:func:`lecturekit.widgets.memory_ladder.memory_stepper`.
 
 ipywidgets and matplotlib are imported when an explorer is built, not when this module is.
 """
