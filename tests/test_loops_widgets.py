@@ -1,5 +1,7 @@
 """Loop drawings and the software-pipelining widgets, driven headless."""
 
+import html
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -9,6 +11,8 @@ import pytest  # noqa: E402
 
 from lecturekit.loops.examples import example  # noqa: E402
 from lecturekit.loops.modulo import explain_ii, modulo_schedule  # noqa: E402
+from lecturekit.loops.randloop import random_loop  # noqa: E402
+from lecturekit.loops.unroll import unroll  # noqa: E402
 from lecturekit.viz.modulo import (  # noqa: E402
     draw_ii_report,
     draw_lifetimes,
@@ -17,7 +21,14 @@ from lecturekit.viz.modulo import (  # noqa: E402
     draw_pipelined_vs_not,
     draw_scheduler_step,
 )
+from lecturekit.viz.unroll import (  # noqa: E402
+    cycle_state,
+    draw_unrolled_pass,
+    pass_table_text,
+    unrolled_pass,
+)
 from lecturekit.widgets.modulo import ii_explorer, modulo_stepper, unroll_explorer  # noqa: E402
+from lecturekit.widgets.unroll import unroll_stepper  # noqa: E402
 
 SAXPY = example("saxpy_loop")
 
@@ -136,3 +147,128 @@ def test_unroll_explorer():
     w.code.value = SAXPY
     w.factor.value = 8
     assert w.error.value == "" and "loop_x8:" in w.output.value
+
+
+# -- the unrolled loop, one pass cycle by cycle (chapter 06) --------------------------------------
+def _where(u, idx):
+    """What the stepper must call line ``idx`` of the scheduled body, from ``unroll``'s origin."""
+    copy, p = u.origin[idx]
+    if p == u.original.branch:
+        return f"I{p + 1}, the branch"
+    if p in {iv.position for iv in u.original.inductions.values()}:
+        return f"I{p + 1}, pointer update"
+    return f"I{p + 1}" if u.k == 1 else f"copy {copy} of I{p + 1}"
+
+
+@pytest.mark.parametrize("k", [1, 2, 4])
+def test_unroll_stepper_follows_unrolls_schedule(k):
+    u = unroll(SAXPY, k, "lecture")
+    w = unroll_stepper(SAXPY, "lecture", k=k)
+    s = w.stepper
+    assert w.error.value == "" and w.unrolled.lines == u.lines
+    sched = u.schedule
+    issue = {}  # cycle -> (text, copy/original) issued then, from unroll's own schedule
+    for idx, op in enumerate(sched.order):
+        text = " ".join(sched.graph.ops[op].text.split())
+        issue.setdefault(sched.start[op], []).append((text, _where(u, idx)))
+    first, branch = min(issue), max(issue)
+    # one step per cycle, from the pass's first issue to the cycle the next pass starts in
+    assert w.view.first == first and w.view.end == u.steady.issue[1][0] == branch + 1
+    assert s.n_steps == u.cycles_per_pass + 1 == branch - first + 2
+    assert f"<b>{u.cycles_per_pass:g} cycles per pass</b>" in w.summary.value
+    assert f"<b>{u.cycles_per_iteration:g} cycles per original iteration</b>" in w.summary.value
+    for i in range(s.n_steps):
+        s.index = i
+        cycle = first + i
+        caption = w.caption.value
+        assert w.cycle == cycle and caption.startswith(f"<b>cycle {cycle} (")
+        if cycle in issue:
+            for text, where in issue[cycle]:
+                assert f"<code>{html.escape(text)}</code> ({where})" in caption
+            assert w.table.value.count("issues now") == len(issue[cycle])
+        elif cycle < w.view.end:
+            assert "nothing issues" in caption and "waiting:" in caption
+            assert "issues now" not in w.table.value
+    first_line = " ".join(sched.graph.ops[sched.order[0]].text.split())
+    assert f"<code>{html.escape(first_line)}</code> (" in caption and "next pass" in caption
+    assert f"= {u.cycles_per_pass:g} cycles for {k} original iteration" in caption
+    assert f"{u.cycles_per_iteration:g} cycles per iteration" in caption
+
+
+def test_unroll_stepper_steps_and_explains_the_stalls():
+    w = unroll_stepper(SAXPY, "lecture", k=2)
+    s = w.stepper
+    assert s.n_steps == 19  # the chapter: 18 cycles per pass, cycles 2..19, the next pass at 20
+    caption, png = w.caption.value, _png(s.output)
+    s.step()
+    assert s.index == 1 and w.caption.value != caption and _png(s.output) != png
+    assert "copy 1 of I1" in w.caption.value  # the second copy's load right behind the first's
+    s.index = 4  # cycle 6: copy 1's multiply waits for the single ALU, held by copy 0's
+    assert "nothing issues" in w.caption.value and "#b00000" in w.caption.value
+    assert (
+        "needs the alu in cycle 7, held by <code>mul $t1_0, $t0_0, $s0</code> (copy 0 of I2)"
+        in w.caption.value
+    )
+    stalls = [i + 2 for i in range(s.n_steps - 1) if not w.view.issued_in(i + 2)]
+    assert stalls == [6, 7, 9, 10, 16] and "(5 of them issue nothing)" in w.summary.value
+    s.back()
+    assert s.index == 3 and "issues <code>mul $t1_0, $t0_0, $s0</code>" in w.caption.value
+    w.factor.value = 4
+    assert w.error.value == "" and s.n_steps == 32 and s.index == 0
+    w.machine.value = "dual"
+    assert w.error.value == "" and w.unrolled.cycles_per_iteration == 3
+    assert s.n_steps == w.unrolled.cycles_per_pass + 1
+
+
+def test_unroll_stepper_shows_bad_input_instead_of_raising():
+    for args, message in (
+        (("add $t0, $t1, $t2",), "expected a loop"),
+        (("loop: lw $t0, 0($s1\nbne $s1, $s3, loop",), "line 1"),
+        ((SAXPY, "lecture", 0), "the unroll factor must be a positive integer, got 0"),
+        ((SAXPY, "lecture", -3), "positive integer"),
+        ((SAXPY, "lecture", 100), "at most 16"),
+        ((random_loop(3, size=20).source, "lecture", 8), "the stepper shows up to 120"),
+        ((SAXPY, "nonesuch"), "unknown machine"),
+    ):
+        w = unroll_stepper(*args)
+        assert message in w.error.value and w.view is None and w.unrolled is None
+        assert w.summary.value == "" and w.table.value == ""
+        assert "input has an error" in w._repr_mimebundle_()["text/plain"]
+    w.machine.value = "lecture"  # picking a known machine repairs it
+    assert w.error.value == "" and w.stepper.n_steps == 19
+
+
+def test_unrolled_pass_explanations_agree_with_the_evaluator():
+    """Every instruction still to come has a reason not to issue in the cycle asked about,
+    unless it does issue then; the pass shown lasts the steady-state cycles per pass."""
+    sources = [SAXPY, example("running_sum"), example("prefix_product")]
+    sources += [random_loop(seed, size=7).source for seed in range(6)]
+    for source in sources:
+        for machine in ("lecture", "dual"):
+            u = unroll(source, 2, machine)
+            view = unrolled_pass(u)
+            assert view.length == u.cycles_per_pass
+            assert [view.start[view.shown * view.n + i] for i in range(view.n)] == (
+                u.steady.issue[view.shown]
+            )
+            for cycle in view.cycles:
+                st = cycle_state(view, cycle)
+                for o, reasons in st.waiting:
+                    assert (reasons == []) == (view.start[o] == st.asked), (machine, cycle, o)
+                    assert not any("no reason" in r for r in reasons)
+            text = pass_table_text(view)
+            assert text.splitlines()[-1].startswith(f"{u.cycles_per_pass:g} cycles per pass")
+
+
+def test_unrolled_pass_figure():
+    view = unrolled_pass(unroll(SAXPY, 2, "lecture"))
+    fig = draw_unrolled_pass(view)
+    (ax,) = fig.axes
+    labels = [t.get_text() for t in ax.texts if t.get_text().startswith("I")]
+    assert len(labels) == len(view.window) == 14  # the pass and the next pass's first load
+    assert [t.get_text() for t in ax.get_yticklabels()] == [
+        "copy 0", "copy 1", "once per pass", "next pass",
+    ]  # fmt: skip
+    assert any("one pass: 18 cycles = 2 × 9 cycles" in t.get_text() for t in ax.texts)
+    fig = draw_unrolled_pass(view, upto_cycle=6)
+    assert fig.axes[0].get_title(loc="left").endswith("(cycle 6)")
