@@ -14,7 +14,8 @@ itself (``00_browser_harness``), this test
 4. clicks the step control of every stepper (lecturekit's ``Stepper``: the button with tooltip
    "next <step>" and label "step ▶"; also buttons labelled "next", "▶|", "⏭") and checks that
    the position moved on by one and the caption, the figure (``img`` src) or the output changed;
-   a chapter without a stepper gets its first dropdown changed instead, and the widget must change,
+   a chapter without a stepper fails; then the first dropdown of the chapter, if any, is changed
+   and the widget around it must change,
 5. fails on any JavaScript console error or uncaught page error (allow-list in
    ``browser_support.CONSOLE_ALLOW``) and on any request off the loopback interface,
 6. saves a screenshot of the whole chapter to ``build/screenshots/NN_topic.png``.
@@ -317,7 +318,7 @@ def _step_steppers(page, name: str) -> int:
 
 
 def _change_a_dropdown(page, name: str) -> bool:
-    """For a chapter without a stepper: pick another option in the first dropdown of a widget,
+    """Pick another option in the first dropdown of a widget (an explorer's menu, say),
     and check that the widget around it changed. False if there is no dropdown."""
     selects = page.locator(".jp-OutputArea-output .widget-dropdown select")
     if selects.count() == 0:
@@ -394,13 +395,11 @@ def _check_chapter(page, lab: JupyterLab, name: str, problems: Problems) -> None
     _wait_widgets(page, name, views)
 
     stepped = _step_steppers(page, name)
-    changed = False
-    if not stepped:
-        changed = _change_a_dropdown(page, name)
-        if not changed:
-            warnings.warn(
-                f"{name}: no stepper or dropdown to try; rendering checked only", stacklevel=1
-            )
+    assert stepped >= 1, (
+        f"{name}: shows widgets but has no stepper whose step control could be clicked "
+        "(every chapter with widgets has at least one lecturekit Stepper)"
+    )
+    changed = _change_a_dropdown(page, name)  # an explorer's menu too, where there is one
     # shown with -s (or -rP): what was checked in this chapter
     print(
         f"{name}: {views} widget view(s), {stepped} stepper(s) stepped, dropdown changed: {changed}"
