@@ -27,23 +27,6 @@ _COPY = "#c7e9c0"  # received and copied this step
 _FULL = "#9ecae1"  # holds the complete sum
 
 
-def _html_stepper_class():
-    """:class:`~lecturekit.widgets.common.Stepper`, drawing without ``with output:``.
-
-    Our render writes the ``Output`` widget's ``outputs`` directly (``show_text``), so it needs
-    no output capture. Capturing inside ``hold_sync()``, as ``Stepper`` does, sends the kernel's
-    ``msg_id`` reset without the matching set, which ``nbclient`` (``jupyter nbconvert
-    --execute``) cannot handle (``AttributeError: 'OutputWidget' object has no attribute
-    'msg_id'``)."""
-    from .common import Stepper
-
-    class HTMLStepper(Stepper):
-        def _render_into_output(self, i: int) -> None:
-            self.caption.value = self.render(i) or ""
-
-    return HTMLStepper
-
-
 class CollectiveStepper:
     """Step through an all-reduce trace, built on :class:`lecturekit.widgets.common.Stepper`.
 
@@ -58,7 +41,9 @@ class CollectiveStepper:
             )
         self.trace = trace
         self.stepper = None  # Stepper draws state 0 while being built; we draw it just after
-        self.stepper = _html_stepper_class()(
+        from .common import Stepper
+
+        self.stepper = Stepper(
             len(trace.steps) + 1,
             self._render,
             title=f"{trace.algorithm} all-reduce on p={trace.p} ranks",

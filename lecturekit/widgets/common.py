@@ -144,6 +144,19 @@ def plain_text_note(what: str) -> str:
     return f"[interactive widget: {what}; run the notebook to use it]"
 
 
+def control_panel(controls: dict, below: list, on_change: Callable[[], None], *, column: int = 4):
+    """An explorer's layout: ``controls`` (name -> widget) in two columns (the first ``column``
+    on the left), then the ``below`` widgets (error line, summary, figure...), in a VBox.
+    ``on_change()`` runs whenever any control's value changes."""
+    import ipywidgets as w
+
+    widgets = list(controls.values())
+    for control in widgets:
+        control.observe(lambda _change: on_change(), names="value")
+    columns = w.HBox([w.VBox(widgets[:column]), w.VBox(widgets[column:])])
+    return w.VBox([columns, *below])
+
+
 class Stepper:
     """Play / back / step / slider over ``n_steps`` steps, calling ``render(i)`` for step ``i``.
 
@@ -308,6 +321,7 @@ class Stepper:
 
 __all__ = [
     "Stepper",
+    "control_panel",
     "plain_text_note",
     "WIDGET_DPI",
     "clear",

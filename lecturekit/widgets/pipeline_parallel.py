@@ -21,7 +21,7 @@ from __future__ import annotations
 import html
 
 from ..llm.pipeline_parallel import SCHEDULES, PipelineRun, closed_form, pipeline_schedule
-from .common import WIDGET_DPI, figure_png, safe
+from .common import WIDGET_DPI, control_panel, figure_png, safe
 
 
 def _figure(run: PipelineRun, upto: int | None = None):
@@ -118,22 +118,9 @@ class PipelineExplorer:
         self.summary = w.HTML("")
         self.image = w.Image(format="png")
         self.run: PipelineRun | None = None
-        names = list(self.controls)
-        self.widget = w.VBox(
-            [
-                w.HBox(
-                    [
-                        w.VBox([self.controls[n] for n in names[:4]]),
-                        w.VBox([self.controls[n] for n in names[4:]]),
-                    ]
-                ),
-                self.error,
-                self.summary,
-                self.image,
-            ]
+        self.widget = control_panel(
+            self.controls, [self.error, self.summary, self.image], lambda: self.update()
         )
-        for control in self.controls.values():
-            control.observe(lambda _change: self.update(), names="value")
         self.update()
 
     def update(self) -> None:

@@ -14,7 +14,7 @@ import html
 from ..llm import hardware
 from ..llm.config import PRESETS, preset
 from ..llm.planner import Cluster, plan, plan_table
-from .common import safe
+from .common import control_panel, safe
 
 _GPUS = [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]
 _BATCH = [8, 16, 32, 64, 128, 256, 512, 1024, 1536, 2048, 4096]
@@ -71,22 +71,9 @@ class PlannerExplorer:
         self.headline = w.HTML("")
         self.table = w.HTML("")
         self.plans: list = []
-        names = list(self.controls)
-        self.widget = w.VBox(
-            [
-                w.HBox(
-                    [
-                        w.VBox([self.controls[n] for n in names[:4]]),
-                        w.VBox([self.controls[n] for n in names[4:]]),
-                    ]
-                ),
-                self.error,
-                self.headline,
-                self.table,
-            ]
+        self.widget = control_panel(
+            self.controls, [self.error, self.headline, self.table], lambda: self.update()
         )
-        for control in self.controls.values():
-            control.observe(lambda _c: self.update(), names="value")
         self.update()
 
     def update(self) -> None:
