@@ -25,6 +25,7 @@ SUBCOMMANDS = [
     "parallel",
     "assign",
     "grade",
+    "translate",
 ]
 
 

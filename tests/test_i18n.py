@@ -1,0 +1,174 @@
+"""The Chinese edition: translations keyed by cell id, staleness named by notebook and cell, and
+generated notebooks that carry the English code and outputs unchanged."""
+
+from pathlib import Path
+
+import nbformat
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lecturekit import i18n
+from lecturekit.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def make_course(tmp_path):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("# Chapter 4\n\nList scheduling.", id="intro"),
+        nbformat.v4.new_code_cell("x = 1 + 1\nx", id="code1"),
+        nbformat.v4.new_markdown_cell("The **critical path** bounds the schedule.", id="cp"),
+    ]
+    nb.cells[1].outputs = [
+        nbformat.v4.new_output("execute_result", {"text/plain": "2"}, execution_count=1)
+    ]
+    nb.cells[1].execution_count = 1
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "solutions").mkdir()
+    src = tmp_path / "notebooks" / "04_list_scheduling.ipynb"
+    nbformat.write(nb, str(src))
+    return src
+
+
+def translate_all(path, texts):
+    entries = i18n.load(path)
+    for e in entries:
+        e["zh"] = texts[e["id"]]
+        e.pop("stale", None)
+        e.pop("en_was", None)
+    i18n.save(path, "notebooks/04_list_scheduling.ipynb", entries)
+
+
+ZH = {"intro": "# 第四章\n\n列表调度。", "cp": "**关键路径**给出调度长度的下界。"}
+
+
+def test_sync_then_translate_then_build(tmp_path):
+    src = make_course(tmp_path)
+    tr = i18n.translation_path(tmp_path, src)
+    assert tr == tmp_path / "translations/zh/notebooks/04_list_scheduling.yaml"
+    counts = i18n.sync(src, tr, "notebooks/04_list_scheduling.ipynb")
+    assert counts == {"added": 2, "stale": 0, "removed": 0, "kept": 0}
+    missing = i18n.check_one(src, tr, "04")
+    assert [(p.cell, p.kind) for p in missing] == [("intro", "missing"), ("cp", "missing")]
+    with pytest.raises(i18n.TranslationError, match="cell intro: missing"):
+        i18n.build_one(src, tr, tmp_path / "out.ipynb")
+
+    translate_all(tr, ZH)
+    assert i18n.check_one(src, tr) == []
+    out = i18n.build_one(src, tr, i18n.edition_path(tmp_path, src))
+    assert out == tmp_path / "notebooks/zh/04_list_scheduling.ipynb"
+    en, zh = (nbformat.read(str(p), as_version=4) for p in (src, out))
+    assert [c.id for c in zh.cells] == [c.id for c in en.cells]
+    assert zh.cells[0].source == ZH["intro"] and zh.cells[2].source == ZH["cp"]
+    # code, outputs and execution counts are the English ones, untouched
+    assert zh.cells[1] == en.cells[1]
+    assert zh.metadata["lecturekit"]["edition"] == "zh"
+
+
+def test_a_changed_english_cell_is_stale_and_named(tmp_path):
+    src = make_course(tmp_path)
+    tr = i18n.translation_path(tmp_path, src)
+    i18n.sync(src, tr, "x")
+    translate_all(tr, ZH)
+    nb = nbformat.read(str(src), as_version=4)
+    nb.cells[2].source = "The critical path is a **lower bound**."
+    nbformat.write(nb, str(src))
+
+    (problem,) = i18n.check_one(src, tr, "notebooks/04_list_scheduling.ipynb")
+    assert (problem.notebook, problem.cell, problem.kind) == (
+        "notebooks/04_list_scheduling.ipynb",
+        "cp",
+        "stale",
+    )
+    assert "notebooks/04_list_scheduling.ipynb: cell cp: stale" in str(problem)
+
+    # sync keeps the old translation for the translator, with both English texts, marked stale
+    assert i18n.sync(src, tr, "x")["stale"] == 1
+    (entry,) = [e for e in i18n.load(tr) if e["id"] == "cp"]
+    assert entry["stale"] is True
+    assert entry["en_was"] == "The **critical path** bounds the schedule."
+    assert entry["en"] == "The critical path is a **lower bound**."
+    assert entry["zh"] == ZH["cp"]
+    assert [p.kind for p in i18n.check_one(src, tr)] == ["stale"]  # still stale until reviewed
+    # a second sync remembers what the translation was written for
+    i18n.sync(src, tr, "x")
+    assert [e for e in i18n.load(tr) if e["id"] == "cp"][0]["en_was"] == entry["en_was"]
+
+
+def test_removed_and_duplicate_cells(tmp_path):
+    src = make_course(tmp_path)
+    tr = i18n.translation_path(tmp_path, src)
+    i18n.sync(src, tr, "x")
+    translate_all(tr, ZH)
+    entries = i18n.load(tr)
+    i18n.save(tr, "x", entries + [{"id": "gone", "en": "old", "zh": "旧"}, entries[0]])
+    kinds = sorted((p.cell, p.kind) for p in i18n.check_one(src, tr))
+    assert kinds == [("gone", "orphan"), ("intro", "duplicate")]
+    assert i18n.sync(src, tr, "x")["removed"] == 1
+    assert i18n.check_one(src, tr) == []
+
+
+def test_bad_translation_files_are_named(tmp_path):
+    bad = tmp_path / "t.yaml"
+    bad.write_text("cells: [1, 2]\n", encoding="utf-8")
+    with pytest.raises(i18n.TranslationError, match=r"t.yaml: entry 1 has no string 'id'"):
+        i18n.load(bad)
+    bad.write_text("cells:\n  - id: a\n    zh: [x]\n", encoding="utf-8")
+    with pytest.raises(i18n.TranslationError, match=r"cell a: 'zh' must be text"):
+        i18n.load(bad)
+    bad.write_bytes(b"\xff\xfe")
+    with pytest.raises(i18n.TranslationError, match="cannot read"):
+        i18n.load(bad)
+
+
+texts = st.text(st.characters(blacklist_categories=("Cs",)), max_size=80)
+
+
+@settings(max_examples=60, deadline=None)
+@given(en=texts, zh=texts)
+def test_translation_files_keep_text_exactly(tmp_path_factory, en, zh):
+    path = tmp_path_factory.mktemp("rt") / "t.yaml"
+    i18n.save(path, "x", [{"id": "c", "en": en, "zh": zh}])
+    (entry,) = i18n.load(path)
+    assert entry["en"] == en and (entry["zh"] or "") == zh
+
+
+def test_cli_status_sync_build(tmp_path, monkeypatch, capsys):
+    src = make_course(tmp_path)
+    monkeypatch.chdir(tmp_path / "notebooks")
+    assert main(["translate", "sync"]) == 0
+    assert "2 added" in capsys.readouterr().out
+    assert main(["translate", "status"]) == 1
+    out = capsys.readouterr().out
+    assert "notebooks/04_list_scheduling.ipynb: cell intro: missing" in out
+    assert main(["translate", "build"]) == 2  # refuses: not translated
+    assert "not current" in capsys.readouterr().err
+    translate_all(i18n.translation_path(tmp_path, src), ZH)
+    assert main(["translate", "status", "04"]) == 0
+    assert main(["translate", "build"]) == 0
+    assert (tmp_path / "notebooks/zh/04_list_scheduling.ipynb").exists()
+    monkeypatch.chdir("/")
+    assert main(["translate", "status"]) == 2
+    assert "no course folder found" in capsys.readouterr().err
+
+
+# -- the course itself: every translation that exists is current, and so is its notebook --------
+TRANSLATED = [s for s in i18n.english_sources(ROOT) if i18n.translation_path(ROOT, s).exists()] or [
+    pytest.param(None, marks=pytest.mark.skip(reason="no translations yet"))
+]
+
+
+@pytest.mark.parametrize("source", TRANSLATED, ids=lambda p: p and p.stem)
+def test_course_translation_is_current(source):
+    rel = str(source.relative_to(ROOT))
+    problems = i18n.check_one(source, i18n.translation_path(ROOT, source), rel)
+    assert not problems, "run `lecturekit translate sync`, then translate:\n" + "\n".join(
+        map(str, problems)
+    )
+    edition = i18n.edition_path(ROOT, source)
+    assert edition.exists(), f"run `lecturekit translate build` to make {edition}"
+    assert edition.read_text(encoding="utf-8") == i18n.built_text(
+        source, i18n.translation_path(ROOT, source)
+    ), f"{edition} is not what `lecturekit translate build` makes from {rel} today"
