@@ -10,7 +10,7 @@ from ..errors import LectureKitError
 def register(sub) -> None:
     p = sub.add_parser(
         "translate",
-        help="the Chinese (中文) edition: report stale translations, prepare files, build notebooks",
+        help="the Chinese (中文) edition: report stale translations, prepare files, build them",
         description="status: list every markdown cell whose translation is missing or stale. "
         "sync: add entries for new cells to translations/zh/... and mark changed ones stale. "
         "build: write notebooks/zh/ and exercises/zh/ from the English notebooks and their "
