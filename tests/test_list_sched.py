@@ -13,6 +13,7 @@ from lecturekit.core.list_sched import (
     compare_priorities,
     list_schedule,
     list_schedule_trace,
+    ready_frames,
     resolve_priority,
 )
 from lecturekit.core.optimal import optimal_schedule
@@ -60,14 +61,96 @@ def test_priority_values(six):
     assert resolve_priority(g, "successors")[1] == [2, 1, 1, 0, 0, 0]
     assert resolve_priority(g, "descendants")[1] == [2, 1, 1, 0, 0, 0]
     assert resolve_priority(g, "original")[1] == [0, -1, -2, -3, -4, -5]
-    mixed = analyze("mul $t0, $t1, $t2\nadd $t3, $t4, $t5", "lecture").graph
-    assert resolve_priority(mixed, "noninterfering")[1] == [-3, -1]  # the multiply holds the ALU
+    # heuristic 1: the longest latency to a successor (RAW 3 on the lecture machine; none for t6)
+    assert resolve_priority(g, "noninterfering")[1] == [3, 3, 3, 0, 0, 0]
+    mixed = analyze("mul $t0, $t1, $t2\nadd $t3, $t0, $t5\nadd $t6, $t4, $t5", "lecture").graph
+    assert resolve_priority(mixed, "noninterfering")[1] == [5, 0, 0]  # a multiply's result: 5
 
 
-def test_noninterfering_runs_the_short_operation_first():
-    g = analyze("mul $t0, $t1, $t2\nadd $t3, $t4, $t5", "lecture").graph
-    assert list_schedule(g, "noninterfering").order == [1, 0]
-    assert list_schedule(g, "original").order == [0, 1]
+NONINTERFERING_BLOCK = """
+add $t5, $t6, $t7
+mul $t0, $t1, $t2
+add $t3, $t0, $t4
+"""
+
+
+def test_noninterfering_issues_the_long_latency_producer_first():
+    """Gibbons & Muchnick's reading of heuristic 1: never issue what would interlock now (the
+    ready list), and among the ready ones the instruction whose successor would otherwise
+    interlock (the multiply, latency 5) goes before one nobody waits for."""
+    d = analyze(NONINTERFERING_BLOCK, "lecture")
+    s, steps = list_schedule_trace(d, "noninterfering")
+    assert s.order == [1, 0, 2]
+    assert "longest latency to a successor (5)" in steps[0].reasons[1]
+    program = list_schedule(d, "original")
+    assert program.order == [0, 1, 2]
+    # the independent add hides one cycle of the multiply's latency
+    assert s.length == program.length - 1
+    assert simulate(d.program, "lecture", s.order).cycles == s.length
+    # it never issues an instruction that would interlock: every issue is at its ready cycle
+    for st_ in steps:
+        for j in st_.chosen:
+            assert st_.ready_at[j] <= st_.cycle
+
+
+def test_ready_frames_reproduce_the_slides_animation(six):
+    """升级版的指令调度 (2023 deck): the numbers on the nodes are the forward list scheduler's
+    ready cycles, counted from 0, updated after each placement: t1 becomes 3 after t0 is placed,
+    t5 4 after t3, the last t0 6 after t1."""
+    s, steps = list_schedule_trace(six, "height")
+    frames = ready_frames(six, steps)
+    labels = ["t0", "t1", "t3", "t0'", "t5", "t6"]  # I1..I6; t0' is the last t0
+    seen = [
+        ([labels[j] for j in f.placed], f.cycle, {labels[j]: v for j, v in f.numbers.items()})
+        for f in frames
+    ]
+    assert seen[0] == ([], None, dict.fromkeys(labels, 0))
+    assert [(p, c) for p, c, _ in seen[1:]] == [
+        (["t0"], 0),
+        (["t3"], 1),
+        (["t6"], 2),
+        (["t1"], 3),
+        (["t5"], 4),
+        (["t0'"], 6),
+    ]
+    assert seen[1][2]["t1"] == 3  # the slide: t1 = t0 + t1 | 3
+    # the slide also writes 3 on the last t0 here, because it draws "+3" on the t0 -> t0 edge;
+    # on our machine that edge is a WAW of latency 1
+    assert seen[1][2]["t0'"] == 1
+    assert seen[2][2]["t5"] == 4  # the slide: 4 | t5 = t3 + t4
+    assert seen[4][2]["t0'"] == 6  # after t1 in cycle 3: 3 + 3
+    # the slide's last frame: 0 | t3, 4 | t5, 0 | t6, t0 | 0, t1 | 3, 6 | t0
+    assert seen[-1][2] == {"t0": 0, "t1": 3, "t3": 0, "t0'": 6, "t5": 4, "t6": 0}
+    assert [f.changed for f in frames[1:]] == [(1, 3), (4,), (), (3,), (), ()]
+
+
+def test_ready_frames_with_the_slides_weight_on_the_waw_edge(six):
+    """Weighting the t0 -> t0 edge with 3, as the slide draws it, gives the slide's 3."""
+    g = six.graph
+    edges = [
+        Edge(e.src, e.dst, 3, e.kind, e.on) if (e.src, e.dst, e.kind) == (0, 3, "WAW") else e
+        for e in g.edges
+    ]
+    g3 = Graph(g.ops, edges, g.units, g.issue_width, g.earliest)
+    s, steps = list_schedule_trace(g3, "height")
+    frames = ready_frames(g3, steps)
+    assert frames[1].numbers[3] == 3 and frames[4].numbers[3] == 6
+    assert s.length == 10
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(["lecture", "dual"]))
+def test_ready_at_is_the_operand_arrival_once_predecessors_are_placed(seed, machine):
+    d = analyze(random_block(seed, size=8), machine)
+    g = d.graph
+    s, steps = list_schedule_trace(d, "height")
+    delays = g.delays()
+    for st_ in steps:
+        for j, at in st_.ready_at.items():
+            placed = [(a, lat) for (a, b), lat in delays.items() if b == j and a in st_.start]
+            assert at == max([g.earliest] + [st_.start[a] + lat for a, lat in placed])
+        for j in st_.chosen:  # nothing is issued before its operands arrive
+            assert st_.ready_at[j] <= st_.cycle == s.start[j]
 
 
 def test_custom_priority_function(six):

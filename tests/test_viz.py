@@ -356,3 +356,22 @@ def test_dual_issue_text_marks_instructions_held_behind_others():
     assert "I2*,I3+" in text
     assert "+ held behind an older instruction" in text
     assert any("waits in IF behind I2" in e for e in describe_cycle(sim, 3))
+
+
+def test_draw_ready_frames_one_panel_per_frame():
+    """The slide's animation as small multiples: a panel per frame, numbers from the trace."""
+    import matplotlib.pyplot as plt
+
+    from lecturekit.core.list_sched import list_schedule_trace, ready_frames
+    from lecturekit.deps import analyze
+    from lecturekit.viz.graph import draw_ready_frames
+
+    dg = analyze(SIX_BLOCK, "lecture")
+    frames = ready_frames(dg, list_schedule_trace(dg, "height")[1])
+    fig = draw_ready_frames(dg, frames, cols=4)
+    titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
+    assert titles[0] == "start: every number 0" and titles[1] == "1. place I1 in cycle 0"
+    assert len(titles) == 7
+    texts = [t.get_text() for t in fig.axes[1].texts]
+    assert "0→3" in texts and "0→1" in texts  # t1 and the last t0 after t0 is placed
+    plt.close(fig)

@@ -75,7 +75,7 @@ def test_list_stepper_on_a_dual_issue_block():
 
 def test_priority_notes():
     assert priority_note("height", 8) == "height 8"
-    assert priority_note("noninterfering", -3) == "unit cycles 3"
+    assert priority_note("noninterfering", 3) == "succ latency 3"
     assert priority_note("original", -2) == ""
 
 

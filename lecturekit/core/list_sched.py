@@ -18,16 +18,18 @@ The priority is what the lecture's three heuristics are about (``PRIORITIES``):
     operation reachable from it).
 ``noninterfering`` -- "run to completion without interference first"
     (将可以不受干扰地运行完成的指令安排在会造成干扰的指令之前)
-    Our reading of "instructions that can run to completion without interference go before
-    instructions that cause interference" has two halves. Interference between instructions is a
-    stall. (1) An instruction whose operands are not ready yet would stall the pipeline. The
-    cycle-driven ready list already keeps such instructions out, so one that can run without
-    stalling always goes before one that would stall. This part is the same for every priority.
-    (2) Among the ready instructions, one that holds its functional unit for several cycles
-    (a non-pipelined multiply or divide) makes every later user of the unit wait. That is a
-    structural interference. So this priority prefers the operations that occupy their units for
-    the fewest cycles (shortest first), and then uses the original order. With one-cycle
-    operations only, it is the original order.
+    The conventional reading (Gibbons & Muchnick 1986; Krishnamurthy's survey; Muchnick's
+    textbook, section 17.1.2), where "interference" is an *interlock* (a stall). It has two
+    halves. (1) Never issue an instruction that would interlock now: one whose operands have
+    not arrived or whose unit is busy. The cycle-driven ready list already keeps such
+    instructions out, so this half is the same for every priority. (2) Among the ready ones,
+    prefer the instructions that would otherwise cause their successors to interlock: those
+    whose results are waited for longest, that is the largest latency on an edge to a
+    successor (long-latency producers first: a load or a multiply before an add whose result
+    is needed in the next cycle, and any producer before an instruction nobody waits for).
+    Issued early, such an instruction has its latency covered by the instructions issued
+    after it. The value is ``max(latency of i -> j)`` over i's successors (0 with none); ties
+    go to the original order. Unlike the height, it looks one edge ahead only.
 ``original`` -- program order
     the order the instructions were written in (lowest index first): no reordering beyond what
     the ready list does.
@@ -96,8 +98,12 @@ def _descendant_counts(graph: Graph) -> list[int]:
 
 
 def _noninterfering(graph: Graph) -> list[int]:
-    """Minus the cycles an operation holds its units (more negative: more interference)."""
-    return [-max((r.cycles for r in op.reservations), default=0) for op in graph.ops]
+    """The longest latency from an operation to one of its successors (0 with none): a successor
+    issued right behind it would interlock for that many cycles minus one."""
+    out = [0] * len(graph.ops)
+    for (s, _d), lat in graph.delays().items():
+        out[s] = max(out[s], lat)
+    return out
 
 
 def _original(graph: Graph) -> list[int]:
@@ -128,11 +134,12 @@ PRIORITIES: dict[str, Priority] = {
     ),
     "noninterfering": Priority(
         "noninterfering",
-        "run to completion without interference first: never stall, and prefer operations "
-        "that hold their unit for fewer cycles (不受干扰地运行完成的指令在前)",
+        "run to completion without interference first: never issue an instruction that would "
+        "interlock, and prefer those whose successors wait longest for them "
+        "(不受干扰地运行完成的指令在前)",
         _noninterfering,
-        lambda v: f"holds its unit {v.lstrip('-')} cycle(s)",
-        lambda v: f"shortest unit occupancy ({v.lstrip('-')} cycle(s))",
+        lambda v: f"latency {v} to a successor",
+        lambda v: f"longest latency to a successor ({v})",
     ),
     "original": Priority(
         "original",
@@ -206,7 +213,11 @@ class ListStep:
     picked. ``reasons``: per operation in ``ready``, why it was or was not chosen. ``waiting``:
     ``(op, cycle)`` for operations whose predecessors are scheduled but whose operands arrive only
     in a later cycle. ``scheduled``: operations scheduled before this cycle. ``message``: the
-    cycle in one sentence.
+    cycle in one sentence. ``ready_at``: for every operation, after this cycle's placements, the
+    earliest cycle its *scheduled* predecessors allow it to start (``max(start(p) + latency)``
+    over them, at least the first issue cycle): the number the lecture's *升级版的指令调度* writes
+    on each node and updates after each placement. It is final for an operation once all its
+    predecessors are placed (then it is the cycle its operands arrive).
     """
 
     cycle: int
@@ -217,6 +228,7 @@ class ListStep:
     scheduled: list[int]
     message: str
     start: dict[int, int] = field(default_factory=dict)
+    ready_at: dict[int, int] = field(default_factory=dict)
 
     def states(self, n: int, *, after: bool = True) -> dict[int, str]:
         """``index -> 'scheduled' | 'ready' | 'waiting'`` for drawing the graph at this step
@@ -275,6 +287,10 @@ def list_schedule_trace(
                 return None
             t = max(t, start[s] + lat)
         return t
+
+    def bound_by_placed(j: int) -> int:
+        """The earliest cycle j's scheduled predecessors allow (the slide's node number)."""
+        return max([g.earliest] + [start[s] + lat for s, lat in preds[j] if s in start])
 
     def busy_unit(i: int, t: int) -> str | None:
         for r in g.ops[i].reservations:
@@ -377,6 +393,7 @@ def list_schedule_trace(
                 scheduled=scheduled_before,
                 message=message,
                 start=dict(start),
+                ready_at={j: bound_by_placed(j) for j in range(n)},
             )
         )
         t += 1
@@ -397,6 +414,48 @@ def list_schedule_trace(
     sched.info["proven_optimal"] = sched.length <= sched.info["lower_bound"]
     verify(one_iteration(g), sched)
     return sched, steps
+
+
+@dataclass(frozen=True)
+class ReadyFrame:
+    """One frame of the lecture's animation (升级版的指令调度), read off a list-scheduling trace.
+
+    ``placed``: the operations placed in this frame (none in the first frame), ``cycle``: the
+    cycle they were placed in, counted from 0 (the first issue cycle is 0), ``numbers``: every
+    operation's ready cycle after the placement, counted from 0 (:attr:`ListStep.ready_at`),
+    ``scheduled``: every operation placed so far, ``changed``: the operations whose number this
+    placement raised.
+    """
+
+    placed: tuple[int, ...]
+    cycle: int | None
+    numbers: dict[int, int]
+    scheduled: tuple[int, ...]
+    changed: tuple[int, ...]
+
+
+def ready_frames(graph, steps: list[ListStep]) -> list[ReadyFrame]:
+    """The slide's frames from a trace (:func:`list_schedule_trace`): a first frame with every
+    number 0, then one frame per cycle that placed something, with the ready cycles the trace
+    recorded after it (``ready_at``, shifted so that the first issue cycle is 0). Nothing is
+    recomputed: the numbers are the scheduler's own."""
+    g = as_graph(graph)
+    base = g.earliest
+    n = len(g.ops)
+    numbers = {j: 0 for j in range(n)}
+    frames = [ReadyFrame((), None, dict(numbers), (), ())]
+    done: list[int] = []
+    for st in steps:
+        if not st.chosen:
+            continue
+        if not st.ready_at:
+            raise ScheduleError("this trace has no ready cycles (ListStep.ready_at is empty)")
+        new = {j: st.ready_at[j] - base for j in range(n)}
+        changed = tuple(j for j in range(n) if new[j] != numbers[j])
+        done.extend(st.chosen)
+        frames.append(ReadyFrame(tuple(st.chosen), st.cycle - base, new, tuple(done), changed))
+        numbers = new
+    return frames
 
 
 def list_schedule(graph, priority: str | Callable = "height", *, trace: bool = False):
@@ -423,8 +482,10 @@ __all__ = [
     "PRIORITIES",
     "ListStep",
     "Priority",
+    "ReadyFrame",
     "compare_priorities",
     "list_schedule",
     "list_schedule_trace",
+    "ready_frames",
     "resolve_priority",
 ]

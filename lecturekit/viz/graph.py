@@ -304,4 +304,57 @@ def draw_dependence_graph(
     return fig
 
 
-__all__ = ["draw_dependence_graph", "edge_label", "layers", "layout"]
+def draw_ready_frames(dg, frames, *, cols: int = 4, reduce: bool = False, title: str | None = None):
+    """The lecture's animation (升级版的指令调度) as small multiples: one panel per frame of
+    :func:`lecturekit.core.list_sched.ready_frames`, each node annotated with its ready cycle
+    (counted from 0) as the list scheduler recorded it after the frame's placement. Grey: placed,
+    green: placed in this frame; a number this placement raised is drawn as ``"old→new"``.
+    ``reduce``: draw only the transitive reduction (default: every edge, so that an edge such as
+    a WAW implied by a longer path, which the slide draws, is visible). Returns the Figure."""
+    import math
+
+    import matplotlib.pyplot as plt
+
+    graph = _core_graph(dg)
+    if not frames:
+        from ..errors import LectureKitError
+
+        raise LectureKitError("draw_ready_frames needs at least one frame")
+    cols = max(1, min(cols, len(frames)))
+    rows = math.ceil(len(frames) / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(3.6 * cols, 3.3 * rows), squeeze=False)
+    before = frames[0].numbers
+    for k, frame in enumerate(frames):
+        ax = axes[k // cols][k % cols]
+        notes = {}
+        for j, v in frame.numbers.items():
+            notes[j] = f"{before[j]}→{v}" if j in frame.changed else str(v)
+        states = {
+            j: "ready" if j in frame.placed else "scheduled" if j in frame.scheduled else "waiting"
+            for j in range(len(graph.ops))
+        }
+        if frame.cycle is None:
+            head = "start: every number 0"
+        else:
+            placed = ", ".join(graph.label(j) for j in frame.placed)
+            head = f"{k}. place {placed} in cycle {frame.cycle}"
+        draw_dependence_graph(
+            dg,
+            ax=ax,
+            reduce=reduce,
+            annotate=notes,
+            states=states,
+            title=head,
+            legend=False,
+            highlight_critical=False,
+        )
+        before = frame.numbers
+    for k in range(len(frames), rows * cols):
+        axes[k // cols][k % cols].axis("off")
+    if title:
+        fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    return fig
+
+
+__all__ = ["draw_dependence_graph", "draw_ready_frames", "edge_label", "layers", "layout"]

@@ -29,7 +29,7 @@ _SHORT = {
     "height": "height",
     "successors": "succ",
     "descendants": "desc",
-    "noninterfering": "unit cycles",
+    "noninterfering": "succ latency",
     "original": "",
 }
 
@@ -39,8 +39,6 @@ def priority_note(priority: str, value) -> str:
     v = int(value) if float(value).is_integer() else value
     if priority == "original":
         return ""
-    if priority == "noninterfering":
-        return f"unit cycles {-v}"
     return f"{_SHORT.get(priority, 'prio')} {v}"
 
 
