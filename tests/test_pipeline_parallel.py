@@ -178,6 +178,62 @@ def test_zero_bubble_h2(p, m):
     assert max(r.peak_in_flight) > pipeline_schedule("zb-h1", p, m).peak_in_flight[0] or p == 1
 
 
+def test_zb_h2_follows_the_papers_order_on_device_0():
+    # Qi et al. 2023, Fig. 3 (bottom), device 1: F1..F7 B1 W1 F8 B2 W2 ... B8 W8
+    r = pipeline_schedule("zb-h2", 4, 8)
+    labels = [r.ops[i].label for i in r.device_ops(0)]
+    assert labels[:10] == ["F1", "F2", "F3", "F4", "F5", "F6", "F7", "B1", "W1", "F8"]
+    assert labels[10:] == [f"{k}{i}" for i in range(2, 9) for k in "BW"]
+    # last device: F1 B1 F2 B2 ... F7 B7 W1 F8 B8 W2 .. W8
+    last = [r.ops[i].label for i in r.device_ops(3)]
+    assert last[:14] == [f"{k}{i}" for i in range(1, 8) for k in "FB"]
+    assert last[14:] == ["W1", "F8", "B8"] + [f"W{i}" for i in range(2, 9)]
+
+
+@pytest.mark.parametrize("p,m", [(2, 3), (3, 5), (4, 7), (4, 8), (4, 16), (5, 12), (6, 12)])
+def test_zb_h2_peak_memory_within_the_papers_bound(p, m):
+    # The paper's Table: 1F1B and ZB-H1 peak at p M_B, ZB-H2 at (2p - 1) M_B. Counting every
+    # micro-batch at a full M_B until its W pass (the upper bound), ZB-H2 never holds more than
+    # 2p - 1 (the W-before-F order; F-before-W would hold 2p, as many as GPipe at m = 2p).
+    r = pipeline_schedule("zb-h2", p, m)
+    assert max(r.peak_memory(1)) == min(2 * p - 1, m)
+    assert max(r.peak_held) == min(2 * p - 1, m)
+    gp = pipeline_schedule("gpipe", p, 2 * p)
+    assert max(pipeline_schedule("zb-h2", p, 2 * p).peak_memory(1)) < max(gp.peak_memory(1))
+    core.verify(r.pg.graph, r.schedule)
+
+
+@pytest.mark.parametrize("p,m", [(2, 4), (3, 6), (4, 8), (4, 12), (6, 12)])
+def test_zb_h1_only_the_maximum_equals_1f1b(p, m):
+    one = pipeline_schedule("1f1b", p, m)
+    h1 = pipeline_schedule("zb-h1", p, m)
+    mb, mw = Fraction(1), Fraction(1, 4)
+    assert one.peak_memory(mb, mw) == [p - s for s in range(p)]  # no W: m_w plays no part
+    # by hand: stage s holds p - s micro-batches between F and B, as 1F1B, plus s W passes
+    # postponed, each M_W: p - s + s/4. Only stage 0 (the maximum) equals 1F1B's.
+    assert h1.peak_memory(mb, mw) == [p - s + s * mw for s in range(p)]
+    assert max(h1.peak_memory(mb, mw)) == max(one.peak_memory(mb, mw)) == p
+    # with everything kept until W (M_W = M_B) every stage holds p
+    assert h1.peak_memory(1) == [p] * p
+
+
+def test_memory_with_m_w_between_zero_and_m_b():
+    from lecturekit.llm.activations import korthikanti_layer_bytes, weight_pass_bytes
+
+    r = pipeline_schedule("zb-h2", 4, 8)
+    mb = korthikanti_layer_bytes(2048, 1, 12288, 96)  # GPT-3 layer, one sequence
+    mw = weight_pass_bytes(2048, 1, 12288)
+    assert mw == 32 * 2048 * 12288 and mw < mb
+    peaks = r.peak_memory(mb, mw)
+    assert peaks[0] == 7 * mb  # stage 0: W right after B, 7 in flight at F8
+    assert all(x <= 7 * mb for x in peaks) and peaks[3] < peaks[0]
+    # M_W = 0 is the in-flight count, M_W = M_B the held count
+    assert r.peak_memory(1, 0) == r.peak_in_flight
+    assert r.peak_memory(1, 1) == r.peak_held
+    with pytest.raises(ScheduleError, match="m_w <= m_b"):
+        r.peak_memory(1, 2)
+
+
 def test_zb_h2_with_few_micro_batches_says_so():
     r = pipeline_schedule("zb-h2", 4, 4)
     assert "2p - 1" in r.note
@@ -397,3 +453,29 @@ def test_mapping_of_token_lists_is_parsed():
     by_tokens = run_order(pg, {0: ["F1", "F2", "B1", "B2"], 1: ["F1", "B1", "F2", "B2"]})
     assert by_tokens.makespan == by_text.makespan
     assert by_tokens.schedule.start == by_text.schedule.start
+
+
+def test_bubble_sweep_keeps_coinciding_curves_distinguishable():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from lecturekit.viz.timeline import plot_bubble_sweep
+
+    ms = [1, 2, 4, 8]
+    series = {
+        n: [(m, pipeline_schedule(n, 4, m).bubble_fraction) for m in ms] for n in ("gpipe", "1f1b")
+    }
+    series["(p-1)/(m+p-1)"] = [(m, 3 / (m + 3)) for m in ms]
+    # the three curves coincide (this is what the chapter's figure shows) ...
+    assert series["gpipe"] == pytest.approx(series["1f1b"]) == series["(p-1)/(m+p-1)"]
+    fig, ax = plt.subplots()
+    plot_bubble_sweep(series, ax, p=4)
+    lines = ax.get_lines()
+    # ... so each is drawn with its own marker and line style, the first the biggest
+    looks = {(ln.get_marker(), str(ln.get_linestyle())) for ln in lines}
+    assert len(looks) == len(lines) == 3
+    sizes = [ln.get_markersize() for ln in lines]
+    assert sizes == sorted(sizes, reverse=True) and sizes[0] > sizes[-1]
+    plt.close(fig)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import ConfigError
 from .config import PRECISIONS, ModelConfig, ParallelConfig, Precision
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "lecture_activation_bytes",
     "input_saved_tensors",
     "output_saved_tensors",
+    "weight_pass_bytes",
 ]
 
 MASK_BYTES = 1  #: a dropout mask element (bool)
@@ -184,6 +186,24 @@ def korthikanti_layer_bytes(
     if recompute == "selective":
         attention = 0
     return replicated + 24 * sbh // t + attention
+
+
+def weight_pass_bytes(s: int, b: int, h: int) -> int:
+    """``M_W``: what one GPT layer keeps for its weight-gradient pass W after its B pass, in
+    bytes (16-bit tensors, no tensor parallelism): ``32 sbh``.
+
+    The zero-bubble paper (Qi et al. 2023, Table 1) splits the backward into B (input
+    gradients) and W (weight gradients). B frees everything except what ``dW = dY^T X`` needs
+    for the four linear layers: their inputs ``X`` (QKV ``h``, attention output projection ``h``,
+    fc1 ``h``, fc2 ``4h`` per token: ``7h``) and the gradients of their outputs ``dY`` (QKV
+    ``3h``, projection ``h``, fc1 ``4h``, fc2 ``h``: ``9h``), 2 bytes each: ``2 (7 + 9) sbh``.
+    Compare ``M_B = sbh (34 + 5as/h)`` (:func:`korthikanti_layer_bytes`): W keeps less than a
+    forward saved, the more so the longer the sequence (the attention scores go at B).
+    """
+    for name, x in (("s", s), ("b", b), ("h", h)):
+        if isinstance(x, bool) or not isinstance(x, int) or x < 1:
+            raise ConfigError(f"weight_pass_bytes: {name} must be a positive integer, got {x!r}")
+    return 32 * s * b * h
 
 
 def lecture_activation_bytes(model: ModelConfig) -> int:

@@ -59,6 +59,7 @@ __all__ = [
     "DAPPLE_SLIDE",
     "DAPPLE_SLIDE_EXTRACTION",
     "MAX_OPS",
+    "PLACEMENTS",
     "SCHEDULES",
     "PipeOp",
     "PipelineGraph",
@@ -72,6 +73,7 @@ __all__ = [
     "eager_order",
     "parse_order",
     "pipeline_schedule",
+    "placement_devices",
     "resolve_schedule",
     "run_order",
     "weight_versions",
@@ -200,10 +202,26 @@ class PipelineGraph:
     ops: list[PipeOp]
     graph: Graph
     index: dict[tuple[str, int, int], int] = field(repr=False)
+    #: the device of every stage (see :func:`placement_devices`); empty means the loop
+    placement: tuple[int, ...] = ()
+    #: the placement's name: "loop", "v" or "custom"
+    placement_name: str = "loop"
 
     @property
     def stages(self) -> int:
         return self.p * self.v
+
+    def device_of(self, stage: int) -> int:
+        """The device that holds ``stage``."""
+        return self.placement[stage] if self.placement else stage % self.p
+
+    def stages_of(self, device: int) -> list[int]:
+        """The stages ``device`` holds, in order: its chunk 0, chunk 1, ..."""
+        return [s for s in range(self.stages) if self.device_of(s) == device]
+
+    def stage_of(self, device: int, chunk: int) -> int:
+        """The stage that is ``device``'s ``chunk``-th model chunk."""
+        return self.stages_of(device)[chunk]
 
     def op(self, kind: str, micro: int, stage: int) -> int:
         """The operation index of ``kind`` of ``micro`` on ``stage``."""
@@ -227,6 +245,54 @@ def _check_shape(p, m, v) -> tuple[int, int, int]:
     return p, m, v
 
 
+#: stage placements: how the ``p v`` stages sit on the ``p`` devices
+PLACEMENTS = {
+    "loop": "stage s on device s mod p (v = 1: one stage per device; v > 1: interleaved, "
+    "looped BFS)",
+    "v": "V shape (zig-zag): chunk c of device d is stage c p + d for even c and "
+    "c p + p - 1 - d for odd c; v = 2: device d holds stages d and 2p - 1 - d (ZB-V, DualPipeV)",
+}
+
+
+def placement_devices(p: int, v: int, placement="loop") -> tuple[int, ...]:
+    """The device of each of the ``p v`` stages.
+
+    ``placement`` is a name from :data:`PLACEMENTS` (``"interleaved"`` is another name for
+    ``"loop"``; ``"zigzag"`` for ``"v"``) or the data itself: a sequence of ``p v`` device
+    numbers, stage by stage, in which every device appears ``v`` times."""
+    stages = p * v
+    if isinstance(placement, str):
+        key = placement.strip().lower().replace("_", "-")
+        key = {"interleaved": "loop", "looped": "loop", "zigzag": "v", "v-shape": "v"}.get(key, key)
+        if key == "loop":
+            return tuple(s % p for s in range(stages))
+        if key == "v":
+            return tuple(s % p if (s // p) % 2 == 0 else p - 1 - s % p for s in range(stages))
+        raise ScheduleError(
+            f"placement: unknown placement {placement!r}; choose one of {', '.join(PLACEMENTS)} "
+            f"or give the device of each stage"
+        )
+    try:
+        devs = [int(x) for x in placement]
+    except (TypeError, ValueError):
+        raise ScheduleError(
+            f"placement: expected a name or a list of device numbers, got {placement!r}"
+        ) from None
+    if len(devs) != stages:
+        raise ScheduleError(
+            f"placement: {len(devs)} device number(s) given for p x v = {stages} stages"
+        )
+    for s, d in enumerate(devs):
+        if not 0 <= d < p:
+            raise ScheduleError(f"placement: stage {s} is on device {d}, devices are 0..{p - 1}")
+    for d in range(p):
+        if devs.count(d) != v:
+            raise ScheduleError(
+                f"placement: device {d} holds {devs.count(d)} stage(s); each device holds v = {v}"
+            )
+    return tuple(devs)
+
+
 def build_pipeline_graph(
     p: int,
     m: int,
@@ -234,11 +300,23 @@ def build_pipeline_graph(
     timing: Timing | None = None,
     split: bool = False,
     batch: int = 1,
+    placement="loop",
 ) -> PipelineGraph:
     """The graph of ``F``/``B`` (/``W`` when ``split``) passes for ``p`` devices, ``m``
     micro-batches and ``v`` chunks per device; durations from ``timing`` (each divided by
-    ``v`` for a chunk, multiplied by ``batch`` when one op carries ``batch`` micro-batches)."""
+    ``v`` for a chunk, multiplied by ``batch`` when one op carries ``batch`` micro-batches).
+    ``placement`` puts the stages on the devices (see :func:`placement_devices`): the loop
+    (stage ``s`` on device ``s mod p``, the default), ``"v"`` (device ``d`` holds stages ``d``
+    and ``2p - 1 - d``), or a list with the device of each stage."""
     p, m, v = _check_shape(p, m, v)
+    place = placement_devices(p, v, placement)
+    pname = "loop" if place == placement_devices(p, v) else "custom"
+    if pname == "custom" and place == placement_devices(p, v, "v"):
+        pname = "v"
+    chunk_of = {}
+    for d in range(p):
+        for c, s in enumerate(x for x in range(p * v) if place[x] == d):
+            chunk_of[s] = c
     timing = timing or Timing()
     if split and timing.weight < 1:
         raise ScheduleError(
@@ -274,7 +352,7 @@ def build_pipeline_graph(
             rng = range(stages) if kind == "F" else range(stages - 1, -1, -1)
             for s in rng:
                 index[(kind, k, s)] = len(ops)
-                ops.append(PipeOp(kind, k, s, s % p, s // p, dur[kind], batch))
+                ops.append(PipeOp(kind, k, s, place[s], chunk_of[s], dur[kind], batch))
     core_ops = []
     for op in ops:
         unit = device_name(op.device)
@@ -293,7 +371,7 @@ def build_pipeline_graph(
     edges = []
 
     def hop(a: int, b: int) -> int:
-        return comm if a % p != b % p else 0
+        return comm if place[a] != place[b] else 0
 
     for k in range(1, m + 1):
         for s in range(stages - 1):
@@ -341,9 +419,11 @@ def build_pipeline_graph(
         units={device_name(d): 1 for d in range(p)},
         issue_width=None,
         earliest=1,
-        name=f"pipeline p={p} m={m}" + (f" v={v}" if v > 1 else ""),
+        name=f"pipeline p={p} m={m}"
+        + (f" v={v}" if v > 1 else "")
+        + (f" placement={pname}" if pname != "loop" else ""),
     )
-    pg = PipelineGraph(p, m, v, timing, split, batch, ops, graph, index)
+    pg = PipelineGraph(p, m, v, timing, split, batch, ops, graph, index, place, pname)
     graph.source = pg
     return pg
 
@@ -501,6 +581,46 @@ class PipelineRun:
     def peak_held(self) -> list[Fraction]:
         """Per device, the most micro-batches whose activations are kept until their W pass."""
         return [max(self.held(d), default=Fraction(0)) for d in range(self.p)]
+
+    def memory(self, d: int, m_b=1, m_w=None) -> list[Fraction]:
+        """Activation memory on device ``d`` per time unit (index 0 = :attr:`first`), in the
+        units of ``m_b`` and ``m_w``.
+
+        The zero-bubble paper's accounting (Qi et al. 2023, section 3): a forward pass takes
+        ``M_B`` (what its backward needs), the ``B`` pass frees ``M_B - M_W`` and the ``W`` pass
+        the remaining ``M_W`` (the inputs of the linear layers and the gradients of their
+        outputs, which the weight gradients are computed from; for a transformer layer
+        ``M_W = 32 sbh`` bytes against ``M_B = 34 sbh + 5 a s^2 b``, see
+        :func:`lecturekit.llm.activations.weight_pass_bytes`). So a micro-batch holds ``m_b``
+        from the start of its F to the end of its B, then ``m_w`` until the end of its W.
+        ``m_w`` defaults to ``m_b`` (the upper bound: everything kept until W, as
+        :meth:`held`). Without a split backward there is no W and ``m_w`` plays no part."""
+        if m_w is None:
+            m_w = m_b
+        if m_b < 0 or m_w < 0 or m_w > m_b:
+            raise ScheduleError(
+                f"memory: need 0 <= m_w <= m_b (B frees m_b - m_w), got m_b={m_b!r}, m_w={m_w!r}"
+            )
+        m_b, m_w = Fraction(m_b), Fraction(m_w)
+        t0 = self.first
+        curve = [Fraction(0)] * (self.last - t0 + 1)
+        for i in self.order[device_name(d)]:
+            op = self.ops[i]
+            if op.kind != "F":
+                continue
+            w = self._weight(op)
+            b_end = self.finish(self.pg.op("B", op.micro, op.stage))
+            for t in range(self.start(i), b_end + 1):
+                curve[t - t0] += w * m_b
+            if self.pg.split:
+                w_end = self.finish(self.pg.op("W", op.micro, op.stage))
+                for t in range(b_end + 1, w_end + 1):
+                    curve[t - t0] += w * m_w
+        return curve
+
+    def peak_memory(self, m_b=1, m_w=None) -> list[Fraction]:
+        """Per device, the peak of :meth:`memory` (``M_B`` from F to B, ``M_W`` from B to W)."""
+        return [max(self.memory(d, m_b, m_w), default=Fraction(0)) for d in range(self.p)]
 
     def activation_bytes(self, per_micro_batch: int, until: str = "W") -> list[int]:
         """Peak activation bytes per device, given the bytes one micro-batch's activations take
@@ -686,14 +806,18 @@ def _parse_token(pg: PipelineGraph, dev: int, tok: str, col: int) -> int:
         if not st.isdigit():
             raise ScheduleError(f"{where}: the stage after @ must be a number")
         stage = int(st)
-        if stage % pg.p != dev:
-            raise ScheduleError(f"{where}: stage {stage} runs on device {stage % pg.p}, not {dev}")
+        if stage >= pg.stages:
+            raise ScheduleError(f"{where}: there is no stage {stage} (stages 0..{pg.stages - 1})")
+        if pg.device_of(stage) != dev:
+            raise ScheduleError(
+                f"{where}: stage {stage} runs on device {pg.device_of(stage)}, not {dev}"
+            )
     elif "." in rest:
         rest, ch = rest.split(".", 1)
         if not ch.isdigit() or int(ch) >= pg.v:
             raise ScheduleError(f"{where}: chunk must be 0..{pg.v - 1}")
         chunk = int(ch)
-        stage = chunk * pg.p + dev
+        stage = pg.stage_of(dev, chunk)
     if not rest.isdigit():
         raise ScheduleError(f"{where}: expected a micro-batch number after {kind}")
     micro = int(rest)

@@ -31,13 +31,20 @@ The rules, for ``p`` devices (stages) and ``m`` micro-batches:
     the backward is split into ``B`` (input gradient, on the critical path) and ``W`` (weight
     gradient, needed by nobody but the optimizer). Stage ``s`` runs 1F1B's warm-up, then
     ``F, B, W`` in turn but with its ``W`` passes postponed by ``s`` micro-batches, and the
-    postponed ``W`` passes at the end, where 1F1B's cool-down bubble was. Same activation memory
-    as 1F1B (at most ``p`` micro-batches per stage).
+    postponed ``W`` passes at the end, where 1F1B's cool-down bubble was. The same *peak*
+    activation memory as 1F1B (``p M_B``, on stage 0): stage ``s`` holds ``p - s`` micro-batches
+    between ``F`` and ``B`` as in 1F1B, plus up to ``s`` whose ``W`` is postponed, each of
+    which keeps only ``M_W < M_B``
+    (see :meth:`lecturekit.llm.pipeline_parallel.PipelineRun.memory`).
 ``zb_h2`` (same paper, handcrafted schedule 2)
     stage ``s`` runs ``2 (p - s) - 1`` forwards before its first backward (filling the warm-up
-    bubble), then ``B, F, W`` in turn with its ``W`` passes postponed by ``2 s``; each device is
-    then busy without a gap from its first pass to its last (a parallelogram). Up to ``2p - 1``
-    micro-batches in flight on stage 0: about twice 1F1B's activation memory.
+    bubble), then ``B, W, F`` in turn with its ``W`` passes postponed by ``2 s``; each device is
+    then busy without a gap from its first pass to its last (a parallelogram). This is the
+    order of the paper's Fig. 3 (device 1: ``F1 .. F7 B1 W1 F8 B2 W2 ..``): the ``W`` comes
+    *before* the next ``F``, so a micro-batch's memory is released before the next one's is
+    taken and stage 0 never holds more than ``2p - 1`` micro-batches (the paper's bound
+    ``(2p - 1) M_B``, about twice 1F1B's ``p M_B``). Running ``F`` before ``W`` instead
+    (``F1 .. F7 B1 F8 W1``) takes the same time but holds ``2p`` at once.
 
 PipeDream (Narayanan et al. 2019) runs 1F1B's order without ever flushing the pipeline; what
 differs is when weights are updated, see :func:`lecturekit.llm.pipeline_parallel.weight_versions`.
@@ -131,11 +138,11 @@ def zb_h2(p: int, m: int) -> dict[int, list[Key]]:
         done_w = 0
         for i in range(1, m + 1):
             order.append(("B", i, s))
-            if warm + i <= m:
-                order.append(("F", warm + i, s))
-            if i - 2 * s >= 1:
+            if i - 2 * s >= 1:  # the paper's order: W right after B, before the next F
                 order.append(("W", i - 2 * s, s))
                 done_w = i - 2 * s
+            if warm + i <= m:
+                order.append(("F", warm + i, s))
         order += [("W", k, s) for k in range(done_w + 1, m + 1)]
         out[s] = order
     return out

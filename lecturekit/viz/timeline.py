@@ -246,15 +246,31 @@ def plot_bubble_sweep(series: dict, ax=None, *, p: int | None = None, ylabel="bu
     """Lines of (m, value) per schedule, e.g. the bubble fraction as m grows.
 
     ``series`` maps a label to a list of ``(m, value)`` pairs (computed by the caller from
-    :func:`~lecturekit.llm.pipeline_parallel.pipeline_schedule` runs)."""
+    :func:`~lecturekit.llm.pipeline_parallel.pipeline_schedule` runs). Each series gets its own
+    marker and line style, so curves that lie on top of each other stay visible."""
     import matplotlib.pyplot as plt
 
     if ax is None:
         _, ax = plt.subplots(figsize=(5.5, 3))
-    for label, pts in series.items():
+    # curves that coincide (GPipe, 1F1B and (p-1)/(m+p-1) for the bubble) must stay
+    # distinguishable: each series its own marker, marker size and line style, drawn from the
+    # biggest hollow marker down so the later ones show inside the earlier ones
+    markers = ["o", "s", "^", "D", "v", "x", "+", "*"]
+    styles = ["-", "--", ":", "-.", (0, (5, 1)), (0, (1, 3))]
+    n = len(series)
+    for k, (label, pts) in enumerate(series.items()):
         xs = [x for x, _ in pts]
         ys = [y for _, y in pts]
-        ax.plot(xs, ys, marker="o", markersize=3, linewidth=1.2, label=label)
+        ax.plot(
+            xs,
+            ys,
+            marker=markers[k % len(markers)],
+            markersize=3 + 1.5 * (n - 1 - k) / max(n - 1, 1) * 3,
+            markerfacecolor="none",
+            linestyle=styles[k % len(styles)],
+            linewidth=1.4,
+            label=label,
+        )
     ax.set_xlabel("micro-batches m", fontsize=8)
     ax.set_ylabel(ylabel, fontsize=8)
     if p is not None:
