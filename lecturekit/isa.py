@@ -90,6 +90,21 @@ _IDENT = r"[A-Za-z_][A-Za-z0-9_.]*"
 _REGISTER_RE = re.compile(r"\$?(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+)\Z")
 _INT_RE = re.compile(r"[+-]?(?:0[xX][0-9a-fA-F]+|[0-9]+)\Z")
 _LABEL_RE = re.compile(rf"\s*({_IDENT})\s*:(?!=)")
+_LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
+
+#: the largest immediate magnitude (a 64-bit word); longer literals are refused before int()
+MAX_IMMEDIATE = 2**64 - 1
+#: the longest block :func:`parse` reads (instructions); longer blocks are refused up front
+MAX_INSTRUCTIONS = 200_000
+
+
+def split_lines(source: str) -> list[str]:
+    """Lines split on ``\\n``, ``\\r\\n`` and ``\\r`` only (not on U+2028, form feed, ... as
+    :meth:`str.splitlines` does), so line numbers match an editor's."""
+    lines = _LINE_BREAK_RE.split(source)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
 
 
 @dataclass(frozen=True)
@@ -98,6 +113,7 @@ class MemRef:
 
     base: str
     offset: int
+    size: int | None = None  #: bytes accessed (RISC-V lb..ld); None: one word at ``offset``
 
     def __str__(self) -> str:
         return f"{self.offset}(${self.base})"
@@ -125,7 +141,11 @@ class Instruction:
 
     @property
     def op_class(self) -> str:
-        """The operation class (alu, mul, div, load, store, branch, nop)."""
+        """The operation class (alu, mul, div, load, store, branch, nop; fadd, fmul, fdiv)."""
+        if self.notation == "riscv":
+            from .riscv import RISCV_OPCODES
+
+            return RISCV_OPCODES[self.opcode][1]
         return OPCODES[self.opcode][1]
 
     @property
@@ -173,6 +193,10 @@ class Program:
 def format_instruction(ins: Instruction, notation: str | None = None) -> str:
     """Render ``ins`` in MIPS or three-address notation (default: the one it was written in)."""
     notation = notation or ins.notation
+    if ins.notation == "riscv":  # RISC-V stays RISC-V (see lecturekit.riscv)
+        from .riscv import format_riscv
+
+        return format_riscv(ins)
     fmt = OPCODES[ins.opcode][0]
     d = ins.dests
     s = ins.srcs
@@ -291,7 +315,26 @@ class _Line:
         if tok is None:
             self.pos = start
             raise self.error(f"expected an integer for {role}, found {self._found()}")
-        return int(tok[0], 0)
+        digits = tok[0].lstrip("+-")
+        if len(digits) > 22:  # more than any 64-bit value needs: refuse before converting
+            raise self.error(
+                f"integer for {role} is too long ({len(digits)} digits); "
+                f"immediates are at most {MAX_IMMEDIATE:,}",
+                tok[1],
+            )
+        if len(digits) > 1 and digits[0] == "0" and digits[1] not in "xX":
+            raise self.error(
+                f"integer {tok[0]!r} for {role} has a leading zero; write it without "
+                f"(e.g. {int(digits, 10)}), or use 0x for hexadecimal",
+                tok[1],
+            )
+        value = int(tok[0], 0)
+        if abs(value) > MAX_IMMEDIATE:
+            raise self.error(
+                f"integer for {role} is out of range (at most {MAX_IMMEDIATE:,} in magnitude)",
+                tok[1],
+            )
+        return value
 
     def label(self) -> str:
         tok = self.token(_IDENT)
@@ -311,27 +354,42 @@ class _Line:
             raise self.error(f"expected end of instruction, found {self._found()}")
 
 
-def _strip_comment(line: str) -> str:
+def _strip_comment(line: str, number: int = 1) -> str:
     for marker in ("#", "//", ";"):
         i = line.find(marker)
         if i >= 0:
+            if marker == "//" and "=" in line[:i]:
+                raise ParseError(
+                    "'//' is not an operator: for division write '/' "
+                    "(after three-address code, comments start with '#' or ';')",
+                    number,
+                    i + 1,
+                    line.rstrip(),
+                )
             line = line[:i]
     return line
 
 
-def parse(source: str) -> Program:
+def parse(source: str, notation: str | None = None) -> Program:
     """Parse a block of code in either notation (mixed line by line is allowed).
 
+    RISC-V assembly as clang prints it is read by :mod:`lecturekit.riscv`, when
+    ``notation="riscv"`` or when the text is recognisably RISC-V (see ``looks_like_riscv``).
     Raises :class:`ParseError` naming the line, the column and what was expected.
     """
     if not isinstance(source, str):
         raise ParseError(f"expected program text (a string), got {type(source).__name__}", 1, 1)
+    lines = split_lines(source)
+    from .riscv import looks_like_riscv, parse_riscv
+
+    if notation == "riscv" or (notation is None and looks_like_riscv(source)):
+        return parse_riscv(source)
     instructions: list[Instruction] = []
     labels: dict[str, int] = {}
     pending: list[str] = []
     label_pos: dict[str, tuple[int, int]] = {}
-    for number, full in enumerate(source.splitlines(), start=1):
-        body = _strip_comment(full)
+    for number, full in enumerate(lines, start=1):
+        body = _strip_comment(full, number)
         cur = _Line(body, number, full)
         while True:
             m = _LABEL_RE.match(body, cur.pos)
@@ -351,11 +409,15 @@ def parse(source: str) -> Program:
             labels[name] = len(instructions)
         pending = []
         instructions.append(ins)
+        if len(instructions) > MAX_INSTRUCTIONS:
+            raise ParseError(
+                f"block too long: more than {MAX_INSTRUCTIONS:,} instructions", number, 1
+            )
     for name in pending:  # labels at the very end point past the last instruction
         labels[name] = len(instructions)
     for ins in instructions:
         if ins.target is not None and ins.target not in labels:
-            text = source.splitlines()[ins.line - 1]
+            text = lines[ins.line - 1]
             col = text.find(ins.target) + 1 or 1
             raise ParseError(f"branch to undefined label {ins.target!r}", ins.line, col, text)
     return Program(instructions, labels, source)

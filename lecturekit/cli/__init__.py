@@ -29,8 +29,26 @@ SUBCOMMANDS = [
 ]
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (``lecturekit X: error: ...``) and exit code 2."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
+
+
+def one_line(message: str) -> str:
+    """A message as one printable line: a parse error's source line and caret are dropped (the
+    message names line and column), other line breaks become '; ', control characters escaped."""
+    lines = str(message).split("\n")
+    if len(lines) >= 3 and lines[-1].strip() == "^":
+        lines = lines[:-2]
+    text = "; ".join(line.strip() for line in lines if line.strip())
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return text if len(text) <= 2000 else text[:2000] + "..."
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="lecturekit",
         description="Instruction scheduling and parallel training, computed: dependence graphs, "
         "pipeline tables, schedules, loops, training memory.",
@@ -54,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except LectureKitError as exc:
-        print(f"lecturekit {args.command}: error: {exc}", file=sys.stderr)
+        print(f"lecturekit {args.command}: error: {one_line(exc)}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

@@ -23,17 +23,42 @@ def add_block_arguments(parser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON (a stable contract)")
 
 
+#: the largest block of code read (bytes); a 50,000-instruction block is about 1 MB
+MAX_SOURCE_BYTES = 16 * 2**20
+
+
+def _decode(data: bytes, name: str) -> str:
+    if len(data) > MAX_SOURCE_BYTES:
+        raise LectureKitError(f"{name} is too large (more than {MAX_SOURCE_BYTES:,} bytes)")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise LectureKitError(
+            f"{name} is not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start}, "
+            f"line {line})"
+        ) from None
+
+
 def read_source(path: str) -> str:
     if path == "-":
-        return sys.stdin.read()
+        buffer = getattr(sys.stdin, "buffer", None)
+        if buffer is not None:
+            return _decode(buffer.read(MAX_SOURCE_BYTES + 1), "standard input")
+        try:
+            text = sys.stdin.read(MAX_SOURCE_BYTES + 1)
+        except UnicodeDecodeError:
+            raise LectureKitError("standard input is not UTF-8 text") from None
+        if len(text) > MAX_SOURCE_BYTES:
+            raise LectureKitError(f"standard input is too large (more than {MAX_SOURCE_BYTES:,})")
+        return text
     try:
-        return Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as fh:
+            return _decode(fh.read(MAX_SOURCE_BYTES + 1), path)
     except FileNotFoundError:
         raise LectureKitError(f"no such file: {path}") from None
     except IsADirectoryError:
         raise LectureKitError(f"{path} is a directory, not a file of code") from None
-    except UnicodeDecodeError:
-        raise LectureKitError(f"{path} is not UTF-8 text") from None
     except OSError as exc:
         raise LectureKitError(f"cannot read {path}: {exc.strerror}") from None
 
