@@ -174,8 +174,10 @@ def test_tensor_parallel_shards_weights_and_replicates_norms():
     h, L, v, s = model.hidden, model.layers, model.vocab, model.seq
     four = stage_parameters(model, ParallelConfig(tp=4))
     # per layer: weights and Q/K/V/fc1 biases sharded (12h^2 + 7h), output/fc2 biases and two
-    # LayerNorms replicated (6h); vocabulary split ceil(v/4) rows; positions and final norm copied
-    assert four == L * ((12 * h * h + 7 * h) // 4 + 6 * h) + -(-v // 4) * h + s * h + 2 * h
+    # LayerNorms replicated (6h); vocabulary padded as Megatron pads it, to a multiple of 128 x 4
+    # (50,257 -> 50,688), and split into 12,672 rows; positions and final norm copied
+    assert four == L * ((12 * h * h + 7 * h) // 4 + 6 * h) + 50688 // 4 * h + s * h + 2 * h
+    assert 50688 % (128 * 4) == 0 and 50688 - 128 * 4 < v <= 50688
     assert stage_parameters(model, ParallelConfig(tp=1)) == parameter_count(model)
 
 
@@ -308,11 +310,13 @@ def test_zero_stages_monotone_and_dp1_is_no_zero(psi, nd):
     assert all(x == one[0] for x in one)
 
 
-def test_offload_moves_optimizer_to_cpu():
+def test_offload_moves_optimizer_and_gradient_partition_to_cpu():
     on = memory_report("gpt2", ParallelConfig(dp=8, zero=1, offload=True))
     off = memory_report("gpt2", ParallelConfig(dp=8, zero=1))
-    assert on.optimizer == 0 and on.cpu == off.optimizer
-    assert on.total == off.total - off.optimizer
+    z2 = memory_report("gpt2", ParallelConfig(dp=8, zero=2))
+    assert on.optimizer == 0 and on.gradients == 0
+    assert on.cpu == off.optimizer + z2.gradients  # the ZeRO-2 partition of the gradients
+    assert on.total == off.total - off.optimizer - off.gradients
 
 
 def test_data_parallel_splits_batch_and_zero_does_not_touch_activations():
@@ -432,3 +436,40 @@ def test_importing_the_calculator_stays_light():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False", "False"]
+
+
+def test_vocabulary_is_padded_as_megatron_pads_it():
+    from lecturekit.llm.params import padded_vocab
+
+    # Megatron-LM's _vocab_size_with_padding: a multiple of make_vocab_size_divisible_by (128) x tp
+    assert padded_vocab(50257) == 50304  # the GPT-2/3 vocabulary in Megatron's logs
+    assert padded_vocab(50257, 8) == 51200  # 6,400 rows per GPU, not ceil(50257/8) = 6,283
+    assert padded_vocab(51200, 8) == 51200
+    for v in (1, 127, 128, 129, 32000, 50257, 250880):
+        for t in (1, 2, 4, 8, 16):
+            pv = padded_vocab(v, t)
+            assert pv % (128 * t) == 0 and v <= pv < v + 128 * t
+    with pytest.raises(ConfigError, match="tp"):
+        padded_vocab(50257, 0)
+    # tp = 1 keeps the model's own vocabulary (the lecture's formula counts hv)
+    gpt3 = PRESETS["gpt3"]
+    assert stage_parameters(gpt3, ParallelConfig()) == parameter_count(gpt3)
+
+
+def test_zero_offload_moves_gradients_and_optimizer_to_cpu():
+    from lecturekit.llm.config import PRECISIONS
+
+    lec = PRECISIONS["lecture"]
+    psi = 10**9
+    # one GPU: only the 16-bit weights stay; 2 + 12 bytes per parameter go to the host
+    one = model_state_bytes(psi, lec, offload=True)
+    assert one == {"parameters": 2 * psi, "gradients": 0, "optimizer": 0, "cpu": 14 * psi}
+    # ZeRO-Offload on 64 ranks (built on ZeRO-2): each host holds its partition of both
+    part = model_state_bytes(psi, lec, zero=1, dp=64, offload=True)
+    assert part["gradients"] == part["optimizer"] == 0
+    assert part["cpu"] == -(-2 * psi // 64) + -(-12 * psi // 64)
+    # GPT-3 on 64 replicas: 325 GiB of gradients no longer on the GPU
+    on = memory_report("gpt3", ParallelConfig(dp=64, zero=1, offload=True))
+    off = memory_report("gpt3", ParallelConfig(dp=64, zero=1))
+    assert round(off.gradients / GIB) == 325 and on.gradients == 0
+    assert on.total == off.total - off.gradients - off.optimizer

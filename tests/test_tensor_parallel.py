@@ -65,8 +65,9 @@ def test_tp_mlp_forward_and_backward_equal_unsplit(case):
     np.testing.assert_allclose(got.dx, want.dx, atol=1e-10)
     np.testing.assert_allclose(got.da, want.da, atol=1e-10)
     np.testing.assert_allclose(got.db, want.db, atol=1e-10)
-    # one all-reduce of tokens x h forward (g), one backward (f)
-    assert log == [("all-reduce", "forward", x.size), ("all-reduce", "backward", x.size)]
+    # one all-reduce of tokens x h forward (g), one backward (f); none on a single rank
+    want_log = [("all-reduce", "forward", x.size), ("all-reduce", "backward", x.size)]
+    assert log == (want_log if t > 1 else [])
 
 
 def test_hand_backward_matches_finite_differences():
@@ -127,7 +128,7 @@ def test_tp_attention_equals_unsplit(a_t, d, s, causal, seed):
     got = tp.tp_attention_forward(x, *w, a=a, t=t, causal=causal, log=log)
     for y in got:
         np.testing.assert_allclose(y, want, atol=1e-10)
-    assert log == [("all-reduce", "forward", s * h)]
+    assert log == ([("all-reduce", "forward", s * h)] if t > 1 else [])
 
 
 def test_layer_communication_agrees_with_comm_module():
@@ -179,3 +180,14 @@ def test_bad_input(call, words):
     with pytest.raises(ConfigError) as info:
         call()
     assert words in str(info.value)
+
+
+def test_one_rank_sends_nothing_and_logs_nothing():
+    rng = np.random.default_rng(3)
+    x, a, b = rng.normal(size=(4, 8)), rng.normal(size=(8, 32)), rng.normal(size=(32, 8))
+    log = []
+    tp.tp_mlp_forward(x, a, b, 1, log)
+    tp.tp_mlp_backward(x, a, b, rng.normal(size=(4, 8)), 1, log)
+    assert log == []
+    tp.tp_mlp_forward(x, a, b, 2, log)
+    assert log == [("all-reduce", "forward", x.size)]

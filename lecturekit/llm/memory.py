@@ -20,9 +20,14 @@ stage 3  (2 + 2 + K) Psi / N_d
 =======  =====================================
 
 (2 and 2 are the 16-bit weights and gradients of mixed precision; :class:`Precision` sets them.)
-With ``offload`` the optimizer share moves to CPU memory (ZeRO-Offload; its gradient streaming
-to the CPU is not modelled). Not modelled either: ZeRO-3's gathered-layer buffer, communication
-buckets, the CUDA context, allocator fragmentation -- real jobs need some GiB more per GPU.
+With ``offload`` (ZeRO-Offload, Ren et al. 2021) the gradients *and* the optimizer states move
+to CPU memory: only the 16-bit parameters stay on the GPU. The gradients are streamed to the CPU
+during the backward pass (each rank its ZeRO partition: ZeRO-Offload is built on ZeRO-2, so with
+ZeRO >= 1 and ``dp`` replicas each host holds ``(2 + K) Psi / N_d``), the Adam update runs on the
+CPU and the new 16-bit weights come back. Not modelled: the GPU's gradient bucket for that
+streaming (a few hundred MB), ZeRO-3's gathered-layer buffer (see
+:func:`lecturekit.llm.zero3.gathered_layer_bytes`), communication buckets, the CUDA context,
+allocator fragmentation -- real jobs need some GiB more per GPU.
 
 The lecture's table (:func:`lecture_table`) is this calculator with ``precision("lecture")``:
 16-bit weights and gradients (2 + 2 = the slide's "x 4"), fp32 master weights plus Adam's two fp32
@@ -94,7 +99,10 @@ def model_state_bytes(
     """Bytes of parameters, gradients and optimizer states on one GPU holding ``parameters``.
 
     ``zero`` shards over ``dp`` replicas: stage 1 the optimizer states, 2 also gradients, 3 also
-    parameters. Returns ``parameters``, ``gradients``, ``optimizer`` (GPU) and ``cpu``.
+    parameters. ``offload`` (ZeRO-Offload) moves the gradients and the optimizer states to the
+    CPU; with ZeRO >= 1 each rank offloads only its partition of both (ZeRO-Offload reduce-
+    scatters the gradients as ZeRO-2 does). Returns ``parameters``, ``gradients``, ``optimizer``
+    (GPU) and ``cpu`` (host memory: offloaded gradients + optimizer states).
     """
     if isinstance(parameters, bool) or not isinstance(parameters, int) or parameters < 0:
         raise ConfigError(f"parameters: must be an integer >= 0, got {parameters!r}")
@@ -110,7 +118,9 @@ def model_state_bytes(
         p = _share(p, dp)
     cpu = 0
     if offload:
-        cpu, o = o, 0
+        if zero >= 1:  # ZeRO-Offload partitions the offloaded gradients as ZeRO-2 does
+            g = _share(g, dp)
+        cpu, o, g = o + g, 0, 0
     return {"parameters": p, "gradients": g, "optimizer": o, "cpu": cpu}
 
 
@@ -126,7 +136,7 @@ class StageMemory:
     gradients: int
     optimizer: int
     activations: int
-    cpu: int = 0  #: offloaded optimizer bytes (host memory, not counted in total)
+    cpu: int = 0  #: offloaded gradient + optimizer bytes (host memory, not in total)
 
     @property
     def total(self) -> int:
@@ -230,7 +240,9 @@ class MemoryReport:
         for name, n in rows:
             lines.append(f"{name:<24}{n / GIB:>16,.1f}{n / GB:>16,.1f}")
         if self.cpu:
-            lines.append(f"{'(CPU: optimizer)':<24}{self.cpu / GIB:>16,.1f}{self.cpu / GB:>16,.1f}")
+            lines.append(
+                f"{'(CPU: grads + optimizer)':<24}{self.cpu / GIB:>16,.1f}{self.cpu / GB:>16,.1f}"
+            )
         if gpu is not None:
             g = hardware.gpu(gpu)
             verdict = "fits" if self.fits(g) else "does NOT fit"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import ConfigError
 from .config import ModelConfig, ParallelConfig
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "lecture_parameter_count",
     "layer_parameters",
     "parameter_breakdown",
+    "padded_vocab",
     "parameter_count",
     "stage_parameters",
 ]
@@ -116,20 +118,36 @@ def active_parameter_count(model: ModelConfig) -> int:
     return total - model.layers * per_expert * (model.experts - model.top_k)
 
 
+def padded_vocab(vocab: int, tp: int = 1, divisible_by: int = 128) -> int:
+    """The vocabulary size Megatron-LM trains with: ``vocab`` rounded up to a multiple of
+    ``divisible_by * tp`` (``--make-vocab-size-divisible-by``, default 128; Megatron's
+    ``_vocab_size_with_padding``), so that every tensor-parallel rank gets the same number of
+    rows and that number is a multiple of ``divisible_by``. GPT-3's 50,257 becomes 50,304 with
+    ``tp = 1`` and 51,200 with ``tp = 8`` (6,400 rows per GPU, not ceil(50,257/8) = 6,283)."""
+    for name, x in (("vocab", vocab), ("tp", tp), ("divisible_by", divisible_by)):
+        if isinstance(x, bool) or not isinstance(x, int) or x < 1:
+            raise ConfigError(f"padded_vocab: {name} must be an integer >= 1, got {x!r}")
+    multiple = divisible_by * tp
+    return -(-vocab // multiple) * multiple
+
+
 def stage_parameters(model: ModelConfig, parallel: ParallelConfig, stage: int = 0) -> int:
     """Parameters one GPU of pipeline ``stage`` (0-based) holds before ZeRO.
 
     Each stage has ``layers/pp`` layers, each sharded over ``tp`` GPUs; the first stage also holds
     the embeddings, the last the final norm and output layer. With tied embeddings and ``pp > 1``
-    the last stage keeps its own copy of the word embeddings (as Megatron-LM does). The vocabulary
-    is split as ceil(v/tp) rows per GPU (Megatron pads it).
+    the last stage keeps its own copy of the word embeddings (as Megatron-LM does). Under tensor
+    parallelism the vocabulary is padded as Megatron-LM pads it (:func:`padded_vocab`: up to a
+    multiple of ``128 * tp``) and split into ``padded / tp`` rows per GPU; with ``tp = 1`` the
+    model's own ``v`` is counted, as the lecture's formula does.
     """
     parallel.check(model)
     t, p = parallel.tp, parallel.pp
     layer = sum(part.per_gpu(t) for part in layer_parameters(model).values())
     n = layer * (model.layers // p)
     emb = _embedding_parts(model)
-    vocab_rows = -(-model.vocab // t) * model.hidden  # one GPU's rows of a v x h matrix
+    vocab = padded_vocab(model.vocab, t) if t > 1 else model.vocab
+    vocab_rows = vocab // t * model.hidden  # one GPU's rows of a v x h matrix
     if stage == 0:
         n += vocab_rows + emb["position"].per_gpu(t)
     if stage == p - 1:

@@ -25,7 +25,8 @@ operator  forward                     backward
 
 Every function here computes on the ranks with numpy and combines with the collectives of
 :mod:`lecturekit.llm.collectives`; pass a list as ``log`` to record each collective as
-``(collective, phase, elements)`` and compare with :func:`lecturekit.llm.comm.tensor_parallel_comm`.
+``(collective, phase, elements)`` and compare with :func:`lecturekit.llm.comm.tensor_parallel_comm`
+(with ``t = 1`` nothing is sent and nothing is recorded).
 """
 
 from __future__ import annotations
@@ -80,8 +81,9 @@ def split_rows(a, t: int) -> list[np.ndarray]:
     return np.array_split(a, t, axis=0)
 
 
-def _log(log, collective: str, phase: str, arr: np.ndarray) -> None:
-    if log is not None:
+def _log(log, collective: str, phase: str, arr: np.ndarray, ranks: int) -> None:
+    # on one rank a collective is the identity and sends nothing: nothing to record
+    if log is not None and ranks > 1:
         log.append((collective, phase, int(arr.size)))
 
 
@@ -100,14 +102,14 @@ def f_forward(x, t: int) -> list[np.ndarray]:
 def f_backward(grads: list[np.ndarray], log: list | None = None) -> list[np.ndarray]:
     """``f`` backward: each rank has a partial ``dX``; all-reduce them into the full ``dX``."""
     out = all_reduce(grads)
-    _log(log, "all-reduce", "backward", out[0])
+    _log(log, "all-reduce", "backward", out[0], len(out))
     return out
 
 
 def g_forward(parts: list[np.ndarray], log: list | None = None) -> list[np.ndarray]:
     """``g`` forward: each rank has a partial sum of the output; all-reduce them."""
     out = all_reduce(parts)
-    _log(log, "all-reduce", "forward", out[0])
+    _log(log, "all-reduce", "forward", out[0], len(out))
     return out
 
 

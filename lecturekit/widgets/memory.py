@@ -50,7 +50,7 @@ def summary_html(report: MemoryReport, gpu: str) -> str:
     )
     if report.cpu:
         rows += (
-            f"<tr><td>(CPU: offloaded optimizer)</td><td>{report.cpu / GIB:,.1f}</td>"
+            f"<tr><td>(CPU: offloaded gradients + optimizer)</td><td>{report.cpu / GIB:,.1f}</td>"
             f"<td>{report.cpu / GB:,.1f}</td></tr>"
         )
     need = report.gpus_needed(g)
@@ -100,7 +100,7 @@ class MemoryExplorer:
             "recompute": dd("recompute", ["none", "selective", "full"], "none"),
             "sp": w.Checkbox(description="sequence parallel", value=False),
             "flash": w.Checkbox(description="flash attention", value=False),
-            "offload": w.Checkbox(description="offload optimizer to CPU", value=False),
+            "offload": w.Checkbox(description="offload grads + optimizer to CPU", value=False),
         }
         self.error = w.HTML(value="")
         self.summary = w.HTML(value="")
