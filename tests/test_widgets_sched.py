@@ -73,6 +73,23 @@ def test_list_stepper_on_a_dual_issue_block():
     assert w.caption.value.startswith(f"cycle {w.steps[-1].cycle}:")
 
 
+def test_list_stepper_draws_the_state_before_the_choice_with_the_slides_numbers():
+    """Cycle 4 of the six block: t6 is the only ready instruction, so it is drawn green (not
+    grey), and every node carries its ready cycle from the trace (t1 3, t5 4, the last t0 1)."""
+    from lecturekit.viz.style import STATE_COLORS
+
+    w = list_scheduling_stepper(SIX_BLOCK)
+    fig, caption = w._render(2)
+    assert caption.startswith("cycle 4: issue I6 (the only ready operation)")
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    for note in ("height 5 · ready 3", "height 2 · ready 4", "height 2 · ready 1"):
+        assert note in texts
+    green = matplotlib.colors.to_rgba(STATE_COLORS["ready"])
+    fills = [p.get_facecolor() for p in fig.axes[0].patches if hasattr(p, "get_boxstyle")]
+    assert sum(f == green for f in fills) == 1  # t6 alone
+    plt.close(fig)
+
+
 def test_priority_notes():
     assert priority_note("height", 8) == "height 8"
     assert priority_note("noninterfering", 3) == "succ latency 3"

@@ -3,8 +3,10 @@
 :func:`list_scheduling_stepper` shows, for each cycle of
 :func:`lecturekit.core.list_sched.list_schedule_trace`:
 
-* the dependence graph with every node coloured by its state (grey: scheduled, green: ready,
-  white: waiting) and annotated with its priority;
+* the dependence graph at the start of the cycle, before the choice, with every node coloured by
+  its state (grey: scheduled, green: ready, white: waiting) and annotated with its priority and
+  its ready cycle counted from 0 (the number the slide *升级版的指令调度* writes on it, from the
+  trace's ``ready_at``);
 * the ready list as a table: each ready instruction, its priority and what happened to it
   (chosen and why, or blocked and why), then the instructions whose operands are still on their
   way;
@@ -236,16 +238,22 @@ class ListSchedulingStepper:
         g = self.dg.graph
         prio = self.schedule.info["priorities"]
         name = self.schedule.info["priority"]
-        notes = {j: priority_note(name, prio[j]) for j in range(len(g.ops))}
-        notes = {j: t for j, t in notes.items() if t}
+        # the slide's node number: the ready cycle (from 0) the placements so far allow
+        before = self.steps[i - 1].ready_at if i > 0 else {}
+        notes = {}
+        for j in range(len(g.ops)):
+            ready = before.get(j, g.earliest) - g.earliest
+            note = priority_note(name, prio[j])
+            notes[j] = f"{note} · ready {ready}" if note else f"ready {ready}"
         self.ready_html.value = ready_table_html(g, step)
         upto = max(1, min(step.cycle, self.sim.cycles))
         show_figure(self.table_output, draw_stage_table(self.sim, upto_cycle=upto))
         fig = draw_dependence_graph(
             self.dg,
             annotate=notes or None,
-            states=step.states(len(g.ops)),
-            title=f"cycle {step.cycle}: grey scheduled, green ready, white waiting",
+            states=step.states(len(g.ops), after=False),
+            title=f"cycle {step.cycle}, before the choice: grey scheduled, green ready, "
+            "white waiting",
         )
         caption = html.escape(step.message)
         if not step.chosen:
