@@ -38,6 +38,8 @@ def may_alias(program: Program, i: int, j: int) -> bool:
     redefined = any(a.base in program[k].writes() for k in range(i, j))
     if redefined:
         return True
+    if a.size is not None and b.size is not None:  # byte ranges (RISC-V: lb is 1 byte, ld 8)
+        return a.offset < b.offset + b.size and b.offset < a.offset + a.size
     return a.offset == b.offset
 
 

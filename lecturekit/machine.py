@@ -43,7 +43,7 @@ from pathlib import Path
 
 from .errors import MachineError
 
-OP_CLASSES = ("alu", "mul", "div", "load", "store", "branch", "nop")
+OP_CLASSES = ("alu", "mul", "div", "load", "store", "branch", "nop", "fadd", "fmul", "fdiv")
 
 
 @dataclass(frozen=True)
@@ -257,7 +257,23 @@ def _dual() -> Machine:
     )
 
 
-PRESETS = {"lecture": _lecture, "classic5": _classic5, "dual": _dual}
+def _data_preset(name: str):
+    """A preset kept as a file in lecturekit/data/machines (the real cores cite their sources
+    there: rocket-rv64, sifive-7-rv64 from LLVM's scheduling models)."""
+
+    def make() -> Machine:
+        return load_machine(Path(__file__).parent / "data" / "machines" / f"{name}.toml")
+
+    return make
+
+
+PRESETS = {
+    "lecture": _lecture,
+    "classic5": _classic5,
+    "dual": _dual,
+    "rocket-rv64": _data_preset("rocket-rv64"),
+    "sifive-7-rv64": _data_preset("sifive-7-rv64"),
+}
 
 
 def preset(name: str) -> Machine:

@@ -23,6 +23,8 @@ SUBCOMMANDS = [
     "modulo",
     "memory",
     "parallel",
+    "compile",
+    "mca",
     "assign",
     "grade",
     "translate",

@@ -1,0 +1,396 @@
+"""RISC-V assembly as ``clang -S`` and ``llvm-mc`` print it (RV64 I, M, F and D).
+
+::
+
+    .LBB0_2:                        # the loop body clang emits for C[j] += A * B[j]
+            fld     ft0, 0(a1)
+            fld     ft1, 0(a0)
+            fmadd.d ft0, fa0, ft0, ft1
+            fsd     ft0, 0(a0)
+            addi    a2, a2, -1
+            addi    a1, a1, 8
+            addi    a0, a0, 8
+            bnez    a2, .LBB0_2
+
+What is read:
+
+* registers by ABI name (``zero ra sp gp tp t0-t6 s0-s11 a0-a7``, ``fp`` = ``s0``; ``ft0-ft11
+  fs0-fs11 fa0-fa7``) or by number (``x0-x31``, ``f0-f31``); numbers are turned into ABI names,
+  so ``x10`` and ``a0`` are the same register and ``x0`` is ``zero``, which never carries a
+  dependence;
+* loads and stores ``lb lh lw ld lbu lhu lwu flw fld`` / ``sb sh sw sd fsw fsd`` with an
+  ``offset(base)`` operand (the offset may be ``%lo(sym)``); the access width is kept, so
+  ``sd a0, 0(a1)`` and ``lw a2, 4(a1)`` overlap and depend on each other;
+* integer ``add addi sub addw addiw slli srli srai sll srl sra slt sltu and or xor ...``, ``lui
+  auipc``, the M extension (``mul mulw mulh div divu rem remw ...``), the F/D arithmetic
+  (``fadd.d fsub.d fmul.d fdiv.d fsqrt.d fmadd.d fmsub.d fnmadd.d fmin.d fcvt.* fmv.* feq.d``, the
+  ``.s`` forms too), branches ``beq bne blt bge bltu bgeu`` and the pseudo-branches ``beqz bnez
+  blez bgez bltz bgtz bgt ble bgtu bleu``, ``j jr ret call tail jal jalr``;
+* the pseudo-instructions clang prints: ``li mv not neg negw sext.w seqz snez sltz sgtz la lla
+  nop fmv.d fneg.d fabs.d``;
+* labels (``.LBB0_2:``, ``saxpy:``), ``#`` comments; directives (``.text``, ``.p2align 2``, ...)
+  are skipped and listed in the program's ``notes``. A branch to a label outside the text (the
+  exit of a loop that was cut out of a function) is allowed in RISC-V and noted.
+
+Operation classes (which decide the unit and latency on a machine): ``alu``, ``mul``, ``div``,
+``load``, ``store``, ``branch``, ``nop``, and for floating point ``fadd`` (add, subtract, compare,
+convert, move), ``fmul`` (multiply and fused multiply-add) and ``fdiv`` (divide, square root).
+
+Errors are :class:`~lecturekit.errors.ParseError` with the line and column, as for MIPS.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import ParseError
+
+_INT_ABI = (
+    "zero ra sp gp tp t0 t1 t2 s0 s1 a0 a1 a2 a3 a4 a5 a6 a7 "
+    "s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 t3 t4 t5 t6"
+).split()
+_FP_ABI = (
+    "ft0 ft1 ft2 ft3 ft4 ft5 ft6 ft7 fs0 fs1 fa0 fa1 fa2 fa3 fa4 fa5 fa6 fa7 "
+    "fs2 fs3 fs4 fs5 fs6 fs7 fs8 fs9 fs10 fs11 ft8 ft9 ft10 ft11"
+).split()
+#: every accepted register spelling -> its ABI name
+REGISTERS: dict[str, str] = (
+    {name: name for name in _INT_ABI + _FP_ABI}
+    | {f"x{i}": name for i, name in enumerate(_INT_ABI)}
+    | {f"f{i}": name for i, name in enumerate(_FP_ABI)}
+    | {"fp": "s0"}
+)
+FP_REGISTERS = frozenset(_FP_ABI)
+
+#: access width in bytes of each load/store
+WIDTH = {
+    "lb": 1, "lbu": 1, "sb": 1, "lh": 2, "lhu": 2, "sh": 2,
+    "lw": 4, "lwu": 4, "sw": 4, "flw": 4, "fsw": 4,
+    "ld": 8, "sd": 8, "fld": 8, "fsd": 8,
+}  # fmt: skip
+
+
+def _table() -> dict[str, tuple[str, str]]:
+    t: dict[str, tuple[str, str]] = {}
+
+    def add(names: str, fmt: str, cls: str) -> None:
+        for name in names.split():
+            t[name] = (fmt, cls)
+
+    add("add sub and or xor sll srl sra slt sltu addw subw sllw srlw sraw", "rrr", "alu")
+    add("addi andi ori xori slli srli srai slti sltiu addiw slliw srliw sraiw", "rri", "alu")
+    add("mul mulh mulhu mulhsu mulw", "rrr", "mul")
+    add("div divu rem remu divw divuw remw remuw", "rrr", "div")
+    add("li lui auipc la lla", "ri", "alu")
+    add("mv not neg negw sext.w seqz snez sltz sgtz", "rr", "alu")
+    add("lb lh lw ld lbu lhu lwu flw fld", "load", "load")
+    add("sb sh sw sd fsw fsd", "store", "store")
+    add("beq bne blt bge bltu bgeu bgt ble bgtu bleu", "rrl", "branch")
+    add("beqz bnez blez bgez bltz bgtz", "rl", "branch")
+    add("j", "l", "branch")
+    add("jr", "r", "branch")
+    add("ret", "ret", "branch")
+    add("call tail", "call", "branch")
+    add("nop", "", "nop")
+    for s in ("s", "d"):
+        add(f"fadd.{s} fsub.{s} fmin.{s} fmax.{s} fsgnj.{s} fsgnjn.{s} fsgnjx.{s}", "rrr", "fadd")
+        add(f"feq.{s} flt.{s} fle.{s}", "rrr", "fadd")
+        add(f"fmul.{s}", "rrr", "fmul")
+        add(f"fmadd.{s} fmsub.{s} fnmadd.{s} fnmsub.{s}", "rrrr", "fmul")
+        add(f"fdiv.{s}", "rrr", "fdiv")
+        add(f"fsqrt.{s}", "rr", "fdiv")
+        add(f"fmv.{s} fneg.{s} fabs.{s} fclass.{s}", "rr", "fadd")
+    add("fmv.x.d fmv.d.x fmv.x.w fmv.w.x fcvt.s.d fcvt.d.s", "rr", "fadd")
+    for a in ("w", "wu", "l", "lu"):
+        for b in ("s", "d"):
+            add(f"fcvt.{a}.{b} fcvt.{b}.{a}", "rr", "fadd")
+    return t
+
+
+#: opcode -> (operand format, operation class)
+RISCV_OPCODES: dict[str, tuple[str, str]] = _table()
+_ROUNDING = frozenset({"rne", "rtz", "rdn", "rup", "rmm", "dyn"})
+
+
+def _mips_opcodes() -> frozenset[str]:
+    from .isa import OPCODES
+
+    return frozenset(OPCODES)
+
+
+def _strip(line: str) -> str:
+    i = line.find("#")
+    return line if i < 0 else line[:i]
+
+
+_LABEL = re.compile(r"\s*([A-Za-z_.$][A-Za-z0-9_.$]*)\s*:")
+_FIRST = re.compile(r"\s*(\S+)")
+_RV_ONLY_REG = re.compile(r"(?<![A-Za-z0-9_$.])(?:x[0-9]{1,2}|f[0-9]{1,2}|f[tsa][0-9]{1,2})\b")
+
+
+def looks_like_riscv(source: str) -> bool:
+    """Whether text is RISC-V rather than the lecture's MIPS/three-address notation.
+
+    RISC-V when nothing is MIPS (no ``$`` register) or three-address (no ``=``, ``if``,
+    ``goto``), and something is RISC-V only: a directive (``.text``), an opcode MIPS does not
+    have (``ld``, ``addiw``, ``fadd.d``, ``mv``, ``ret``, ...) or a register ``x5``/``f3``/``fa0``.
+    """
+    mips = _mips_opcodes()
+    evidence = False
+    for raw in source.splitlines():
+        body = _strip(raw)
+        if "$" in body or "=" in body or "mem[" in body:
+            return False
+        pos = 0
+        while m := _LABEL.match(body, pos):
+            pos = m.end()
+        m = _FIRST.match(body, pos)
+        if not m:
+            continue
+        word = m.group(1).lower()
+        if word in ("if", "goto"):
+            return False
+        if word.startswith("."):
+            evidence = True
+        elif word in RISCV_OPCODES and word not in mips:
+            evidence = True
+        elif _RV_ONLY_REG.search(body[m.end() :]):
+            evidence = True
+    return evidence
+
+
+def _isa():
+    from . import isa
+
+    return isa
+
+
+def parse_riscv(source: str):
+    """Parse RISC-V assembly into a :class:`~lecturekit.isa.Program` (instructions carry
+    ``notation="riscv"``). Directives and branches leaving the text are listed in
+    ``program.notes``."""
+    isa = _isa()
+    if not isinstance(source, str):
+        raise ParseError(f"expected program text (a string), got {type(source).__name__}", 1, 1)
+    instructions = []
+    labels: dict[str, int] = {}
+    pending: list[str] = []
+    notes: list[str] = []
+    directives: dict[str, list[int]] = {}
+    for number, full in enumerate(source.splitlines(), start=1):
+        body = _strip(full)
+        cur = isa._Line(body, number, full)
+        while m := _LABEL.match(body, cur.pos):
+            name = m.group(1)
+            if name in labels or name in pending:
+                raise cur.error(f"label {name!r} is defined twice", m.start(1))
+            pending.append(name)
+            cur.pos = m.end()
+        if cur.at_end():
+            continue
+        if body[cur.pos] == ".":
+            word = _FIRST.match(body, cur.pos).group(1)
+            directives.setdefault(word, []).append(number)
+            continue
+        ins = _parse_one(cur, isa)
+        ins = isa.Instruction(
+            **{**ins.__dict__, "labels": tuple(pending), "line": number, "notation": "riscv"}
+        )
+        for name in pending:
+            labels[name] = len(instructions)
+        pending = []
+        instructions.append(ins)
+    for name in pending:
+        labels[name] = len(instructions)
+    for word, lines in directives.items():
+        where = ", ".join(map(str, lines[:5])) + (", ..." if len(lines) > 5 else "")
+        notes.append(f"directive {word} ignored (line {where})")
+    for ins in instructions:
+        if ins.target is not None and ins.target not in labels:
+            notes.append(
+                f"line {ins.line}: {ins.opcode} leaves the block (label {ins.target} is not in it)"
+            )
+    program = isa.Program(instructions, labels, source)
+    program.notes = notes
+    return program
+
+
+def _reg(cur, role: str, fp: bool | None = None) -> str:
+    cur.skip_ws()
+    start = cur.pos
+    tok = cur.token(r"[A-Za-z][A-Za-z0-9]*")
+    name = tok[0].lower() if tok else None
+    if name not in REGISTERS:
+        cur.pos = start
+        kind = {True: " (like fa0 or f10)", False: " (like a0, t1 or x5)", None: ""}[fp]
+        raise cur.error(f"expected a register for {role}{kind}, found {cur._found()}")
+    abi = REGISTERS[name]
+    if fp is not None and (abi in FP_REGISTERS) != fp:
+        cur.pos = start
+        want = "a floating-point" if fp else "an integer"
+        raise cur.error(f"{role} must be {want} register, found {tok[0]!r}")
+    return abi
+
+
+_SYMBOLIC = r"%[a-z_]+\([^)]*\)|[A-Za-z_.$][A-Za-z0-9_.$]*"
+_NUMBER = r"[+-]?(?:0[xX][0-9a-fA-F]+|[0-9]+)(?![A-Za-z0-9_])"
+
+
+def _imm(cur, role: str, symbols: bool = True) -> int | None:
+    """An integer, or (when allowed) a relocation like %hi(sym) / a symbol: returns None."""
+    cur.skip_ws()
+    tok = cur.token(_NUMBER)
+    if tok is not None:
+        return int(tok[0], 0)
+    if symbols:
+        tok = cur.token(_SYMBOLIC)
+        if tok is not None:
+            return None
+    raise cur.error(f"expected an integer for {role}, found {cur._found()}")
+
+
+def _parse_one(cur, isa):
+    cur.skip_ws()
+    start = cur.pos
+    tok = cur.token(r"[A-Za-z][A-Za-z0-9.]*")
+    if tok is None:
+        raise cur.error(f"expected an opcode (like addi, ld, fmadd.d), found {cur._found()}")
+    opcode = tok[0].lower()
+    if opcode not in RISCV_OPCODES:
+        raise cur.error(
+            f"unknown RISC-V opcode {tok[0]!r} (RV64 I, M, F, D and the pseudo-instructions "
+            "clang prints are known)",
+            tok[1],
+        )
+    fmt, cls = RISCV_OPCODES[opcode]
+    fp = cls in ("fadd", "fmul", "fdiv")
+
+    def comma():
+        cur.expect(",", "','")
+
+    # which operands are floating-point registers
+    def dest_fp() -> bool:
+        if not fp:
+            return opcode in ("fld", "flw")
+        if opcode.startswith(("feq", "flt", "fle", "fclass", "fmv.x", "fcvt.w", "fcvt.l")):
+            return False
+        return True
+
+    def src_fp() -> bool:
+        if not fp:
+            return False
+        if opcode.startswith(("fmv.d.x", "fmv.w.x", "fcvt.s.w", "fcvt.s.l", "fcvt.d.w")):
+            return False
+        if opcode.startswith("fcvt.d.l"):
+            return False
+        return True
+
+    Instruction, MemRef = isa.Instruction, isa.MemRef
+    if fmt == "rrr":
+        d = _reg(cur, "the destination", dest_fp())
+        comma()
+        a = _reg(cur, "the first source", src_fp())
+        comma()
+        cur.skip_ws()
+        if not fp and re.match(_NUMBER, cur.text[cur.pos :]):
+            at = cur.pos
+            raise cur.error(f"{opcode} takes a register as its second source (use {opcode}i)", at)
+        b = _reg(cur, "the second source", src_fp())
+        ins = Instruction(opcode, (d,), (a, b))
+    elif fmt == "rrrr":
+        d = _reg(cur, "the destination", True)
+        srcs = []
+        for role in ("the first source", "the second source", "the addend"):
+            comma()
+            srcs.append(_reg(cur, role, True))
+        ins = Instruction(opcode, (d,), tuple(srcs))
+    elif fmt == "rri":
+        d = _reg(cur, "the destination", False)
+        comma()
+        a = _reg(cur, "the source", False)
+        comma()
+        ins = Instruction(opcode, (d,), (a,), imm=_imm(cur, "the immediate"))
+    elif fmt == "ri":
+        d = _reg(cur, "the destination", False)
+        comma()
+        imm = _imm(cur, "the immediate", symbols=opcode != "li")
+        ins = Instruction(opcode, (d,), (), imm=imm)
+    elif fmt == "rr":
+        d = _reg(cur, "the destination", dest_fp())
+        comma()
+        a = _reg(cur, "the source", src_fp())
+        if opcode.startswith("fcvt") and cur.peek(","):
+            comma()
+            rm = cur.token(r"[a-z]+")
+            if rm is None or rm[0] not in _ROUNDING:
+                raise cur.error(f"expected a rounding mode ({', '.join(sorted(_ROUNDING))})")
+        ins = Instruction(opcode, (d,), (a,))
+    elif fmt in ("load", "store"):
+        is_fp = opcode.startswith("f")
+        r = _reg(cur, "the loaded register" if fmt == "load" else "the stored register", is_fp)
+        comma()
+        cur.skip_ws()
+        offset = 0
+        if not cur.peek("("):
+            offset = _imm(cur, "the offset of offset(base)") or 0
+        cur.expect("(", "'(' of offset(base)")
+        base = _reg(cur, "the base of offset(base)", False)
+        cur.expect(")", "')' closing offset(base)")
+        mem = MemRef(base, offset, WIDTH[opcode])
+        if fmt == "load":
+            ins = Instruction(opcode, (r,), (base,), mem=mem)
+        else:
+            ins = Instruction(opcode, (), (r, base), mem=mem)
+    elif fmt == "rrl":
+        a = _reg(cur, "the first compared register", False)
+        comma()
+        b = _reg(cur, "the second compared register", False)
+        comma()
+        ins = Instruction(opcode, (), (a, b), target=_label(cur))
+    elif fmt == "rl":
+        a = _reg(cur, "the tested register", False)
+        comma()
+        ins = Instruction(opcode, (), (a,), target=_label(cur))
+    elif fmt == "l":
+        ins = Instruction(opcode, target=_label(cur))
+    elif fmt == "r":
+        ins = Instruction(opcode, (), (_reg(cur, "the jump register", False),))
+    elif fmt == "ret":
+        ins = Instruction(opcode, (), ("ra",))
+    elif fmt == "call":
+        cur.skip_ws()
+        tok = cur.token(r"[A-Za-z_.$][A-Za-z0-9_.$@]*")
+        if tok is None:
+            raise cur.error(f"expected a function name, found {cur._found()}")
+        ins = Instruction(opcode, ("ra",) if opcode == "call" else (), ())
+    else:
+        ins = Instruction(opcode)
+    cur.end()
+    text = " ".join(cur.text[start:].split())
+    return Instruction(**{**ins.__dict__, "text": text})
+
+
+def _label(cur) -> str:
+    cur.skip_ws()
+    tok = cur.token(r"[A-Za-z_.$][A-Za-z0-9_.$]*")
+    if tok is None:
+        raise cur.error(f"expected a label name, found {cur._found()}")
+    return tok[0]
+
+
+def format_riscv(ins) -> str:
+    """The instruction in RISC-V syntax (its source text when it has one)."""
+    if ins.text:
+        return ins.text
+    parts = list(ins.dests) + list(ins.srcs if ins.mem is None else ins.srcs[:-1])
+    ops = ", ".join(parts)
+    if ins.mem is not None:
+        ops = (ops + ", " if ops else "") + f"{ins.mem.offset}({ins.mem.base})"
+    elif ins.imm is not None:
+        ops = (ops + ", " if ops else "") + str(ins.imm)
+    if ins.target:
+        ops = (ops + ", " if ops else "") + ins.target
+    return f"{ins.opcode} {ops}".strip()
+
+
+__all__ = ["RISCV_OPCODES", "REGISTERS", "format_riscv", "looks_like_riscv", "parse_riscv"]
