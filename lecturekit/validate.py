@@ -46,6 +46,8 @@ def integer(value, name: str, minimum: int | None = None, maximum: int | None = 
                 f"({type(value).__name__})"
             )
     if minimum is not None and value < minimum:
+        if minimum == 1:
+            raise ConfigError(f"{_where(name)}must be a positive integer, got {_show(value)}")
         raise ConfigError(f"{_where(name)}must be at least {minimum:,}, got {_show(value)}")
     if maximum is not None and value > maximum:
         raise ConfigError(f"{_where(name)}must be at most {maximum:,}, got {_show(value)}")

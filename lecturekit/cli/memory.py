@@ -20,9 +20,10 @@ from __future__ import annotations
 import json
 import sys
 
+from .. import validate
 from ..errors import ConfigError
 from ..llm import hardware
-from ..llm.config import PRESETS, ModelConfig, ParallelConfig, precision, preset
+from ..llm.config import MAXIMA, PRESETS, ModelConfig, ParallelConfig, precision, preset
 from ..llm.memory import GB, GIB, memory_report, model_state_bytes
 
 _SHAPE = ("hidden", "layers", "heads", "seq", "batch", "vocab")
@@ -31,17 +32,15 @@ _VARIANTS = ("ffn", "kv_heads", "experts", "top_k", "mlp", "position", "norm")
 
 def _count(text: str) -> int:
     """A parameter count: ``175000000000``, ``1.75e11`` or ``175B`` / ``7b`` / ``350M``."""
-    t = text.strip().replace("_", "").replace(",", "")
-    scale = {"k": 10**3, "m": 10**6, "b": 10**9, "t": 10**12}.get(t[-1:].lower(), 1)
-    if scale != 1:
-        t = t[:-1]
-    try:
-        value = float(t) * scale
-    except ValueError:
-        raise ConfigError(f"--parameters: not a number: {text!r}") from None
-    if value != int(value) or value < 1:
-        raise ConfigError(f"--parameters: must be a positive whole number, got {text!r}")
-    return int(value)
+    return validate.parse_whole_count(text, "--parameters", 1, MAX_PARAMETERS)
+
+
+#: the largest --parameters count (10^16: far beyond any model; keeps every figure exact)
+MAX_PARAMETERS = 10**16
+
+
+def _dim(name: str):
+    return validate.cli_int(1, MAXIMA[name])
 
 
 def register(sub) -> None:
@@ -53,45 +52,129 @@ def register(sub) -> None:
         "recomputation and flash attention. Every figure in GiB (2^30 B) and GB (10^9 B).",
     )
     m = p.add_argument_group("model (a preset, explicit shape, or --parameters)")
-    m.add_argument("--preset", metavar="NAME", help=f"one of: {', '.join(PRESETS)}")
+    m.add_argument("--preset", metavar="NAME", help=f"one of: {', '.join(PRESETS)} (default: none)")
     m.add_argument("--list-presets", action="store_true", help="list the presets and exit")
-    m.add_argument("--hidden", type=int, metavar="h", help="hidden size")
-    m.add_argument("--layers", type=int, metavar="L", help="number of layers")
-    m.add_argument("--heads", type=int, metavar="a", help="attention heads")
-    m.add_argument("--seq", type=int, metavar="s", help="sequence length")
-    m.add_argument("--batch", type=int, metavar="b", help="mini-batch size (sequences per step)")
-    m.add_argument("--vocab", type=int, metavar="v", help="vocabulary size")
-    m.add_argument("--ffn", type=int, help="FFN inner size (default 4h)")
-    m.add_argument("--kv-heads", type=int, help="key/value heads (grouped-query attention)")
-    m.add_argument("--experts", type=int, help="mixture of experts: number of experts")
-    m.add_argument("--top-k", type=int, help="mixture of experts: experts per token")
-    m.add_argument("--mlp", choices=["gelu", "swiglu"], help="MLP kind")
-    m.add_argument("--position", choices=["learned", "rotary"], help="position embedding")
-    m.add_argument("--norm", choices=["layernorm", "rmsnorm"], help="normalization")
-    m.add_argument("--untied", action="store_true", help="separate output layer weights")
+    shape_help = {
+        "hidden": ("h", "hidden size"),
+        "layers": ("L", "number of layers"),
+        "heads": ("a", "attention heads"),
+        "seq": ("s", "sequence length"),
+        "batch": ("b", "mini-batch size (sequences per step)"),
+        "vocab": ("v", "vocabulary size"),
+    }
+    for name, (metavar, text) in shape_help.items():
+        m.add_argument(
+            f"--{name}",
+            type=_dim(name),
+            metavar=metavar,
+            help=f"{text}, 1..{MAXIMA[name]:,} (default: the preset's; required without one)",
+        )
     m.add_argument(
-        "--parameters", metavar="N", help="model states alone for N parameters (7e9, 7B, 350M)"
+        "--ffn", type=_dim("ffn"), help="FFN inner size (default: the preset's, else 4h)"
+    )
+    m.add_argument(
+        "--kv-heads",
+        type=_dim("kv_heads"),
+        help="key/value heads, grouped-query attention (default: the preset's, else = heads)",
+    )
+    m.add_argument(
+        "--experts",
+        type=_dim("experts"),
+        help="mixture of experts: number of experts (default: the preset's, else 1)",
+    )
+    m.add_argument(
+        "--top-k",
+        type=_dim("top_k"),
+        help="mixture of experts: experts per token (default: the preset's, else 1)",
+    )
+    m.add_argument(
+        "--mlp", choices=["gelu", "swiglu"], help="MLP kind (default: the preset's, else gelu)"
+    )
+    m.add_argument(
+        "--position",
+        choices=["learned", "rotary"],
+        help="position embedding (default: the preset's, else learned)",
+    )
+    m.add_argument(
+        "--norm",
+        choices=["layernorm", "rmsnorm"],
+        help="normalization (default: the preset's, else layernorm)",
+    )
+    m.add_argument(
+        "--untied", action="store_true", help="separate output layer weights (default: tied)"
+    )
+    m.add_argument(
+        "--parameters",
+        metavar="N",
+        help=f"model states alone for N parameters (7e9, 7B, 350M; 1..{MAX_PARAMETERS:.0e}; "
+        "default: none, use a model)",
     )
     s = p.add_argument_group("strategy")
-    s.add_argument("--dp", type=int, default=1, help="data-parallel size (default 1)")
-    s.add_argument("--tp", type=int, default=1, help="tensor-parallel size (default 1)")
-    s.add_argument("--pp", type=int, default=1, help="pipeline-parallel size (default 1)")
-    s.add_argument("--micro-batches", type=int, default=1, metavar="M", help="per replica")
-    s.add_argument("--schedule", choices=["1f1b", "gpipe"], default="1f1b")
-    s.add_argument("--zero", type=int, default=0, help="ZeRO stage 0-3 over --dp")
-    s.add_argument("--offload", action="store_true", help="optimizer states in CPU memory")
-    s.add_argument("--sp", action="store_true", help="sequence parallelism (with --tp)")
-    s.add_argument("--recompute", choices=["none", "selective", "full"], default="none")
-    s.add_argument("--flash-attention", action="store_true")
+    for name, text in (("dp", "data"), ("tp", "tensor"), ("pp", "pipeline")):
+        s.add_argument(
+            f"--{name}",
+            type=_dim(name),
+            default=1,
+            help=f"{text}-parallel size, 1..{MAXIMA[name]:,} (default 1)",
+        )
+    s.add_argument(
+        "--micro-batches",
+        type=_dim("micro_batches"),
+        default=1,
+        metavar="M",
+        help="micro-batches per replica (default 1)",
+    )
+    s.add_argument(
+        "--schedule",
+        choices=["1f1b", "gpipe"],
+        default="1f1b",
+        help="pipeline schedule: micro-batches in flight per stage (default 1f1b)",
+    )
+    s.add_argument(
+        "--zero",
+        type=validate.cli_int(0, 3),
+        default=0,
+        help="ZeRO stage 0-3 over --dp (default 0)",
+    )
+    s.add_argument(
+        "--offload",
+        action="store_true",
+        help="ZeRO-Offload: gradients and optimizer states in CPU memory (default: off)",
+    )
+    s.add_argument(
+        "--sp", action="store_true", help="sequence parallelism, with --tp (default: off)"
+    )
+    s.add_argument(
+        "--recompute",
+        choices=["none", "selective", "full"],
+        default="none",
+        help="activation recomputation: none, selective (attention) or full (default none)",
+    )
+    s.add_argument(
+        "--flash-attention",
+        action="store_true",
+        help="flash attention: no s x s attention matrix is kept (default: off)",
+    )
     s.add_argument(
         "--precision",
         choices=["lecture", "bf16", "fp16", "fp32"],
         default="lecture",
         help="lecture (= bf16 mixed with Adam, default), bf16/fp16 mixed, or fp32",
     )
-    s.add_argument("--optimizer", choices=["adam", "adamw", "sgd", "adam8bit"], default="adam")
-    s.add_argument("--gpu", default="A100-80GB", help=f"one of: {', '.join(hardware.GPUS)}")
-    p.add_argument("--json", action="store_true", help="print JSON (a stable contract)")
+    s.add_argument(
+        "--optimizer",
+        choices=["adam", "adamw", "sgd", "adam8bit"],
+        default="adam",
+        help="optimizer, decides the optimizer states' bytes (default adam)",
+    )
+    s.add_argument(
+        "--gpu",
+        default="A100-80GB",
+        help=f"one of: {', '.join(hardware.GPUS)} (default A100-80GB)",
+    )
+    p.add_argument(
+        "--json", action="store_true", help="print JSON, a stable contract (default: text)"
+    )
     p.set_defaults(func=run)
 
 

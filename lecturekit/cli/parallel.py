@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import json
 
+from .. import validate
 from ..errors import ConfigError
-from ..llm.config import PRESETS
+from ..llm.config import MAXIMA, PRESETS
+from ..llm.planner import MAX_GPUS, MAX_GPUS_PER_NODE, MAX_LAYOUT_GPUS
 
 _SCHEDULE_HELP = (
     "naive, gpipe, pipedream, 1f1b (= dapple), 1f1b-eager (the 2023 slide's figure), "
@@ -32,15 +34,21 @@ _SCHEDULE_HELP = (
 )
 
 
-def _number(text: str) -> float:
-    t = str(text).strip().replace("_", "").replace(",", "")
-    scale = {"k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}.get(t[-1:].lower(), 1)
-    if scale != 1:
-        t = t[:-1]
-    try:
-        return float(t) * scale
-    except ValueError:
-        raise ConfigError(f"not a number: {text!r} (e.g. 300e9, 300B)") from None
+#: the longest pass duration (time units); p, m and the number of passes are checked by
+#: lecturekit.llm.pipeline_parallel
+MAX_DURATION = 10**6
+
+
+def _positive(text: str, name: str) -> float:
+    """A finite number > 0 written as 300e9, 300B, 2.5e11, ... (at most 10^30)."""
+    value = validate.parse_count(text, name, 0, 1e30)
+    if value <= 0:
+        raise ConfigError(f"{name}: must be greater than 0, got {text!r}")
+    return value
+
+
+def _int(minimum, maximum):
+    return validate.cli_int(minimum, maximum)
 
 
 def register(sub) -> None:
@@ -60,16 +68,38 @@ def register(sub) -> None:
         "op lists on the scheduling core, verify it, and print the timeline and figures. "
         "Durations are whole time units.",
     )
-    pp.add_argument("--schedule", default="1f1b", metavar="NAME", help=_SCHEDULE_HELP)
-    pp.add_argument("-p", type=int, default=4, help="pipeline stages = devices (default 4)")
-    pp.add_argument("-m", type=int, default=8, help="micro-batches per step (default 8)")
-    pp.add_argument("--v", type=int, default=None, help="model chunks per device (interleaved)")
-    pp.add_argument("--tf", type=int, help="forward time T_F (default 1; v for interleaved)")
-    pp.add_argument("--tb", type=int, help="backward (input-gradient) time T_B (default as T_F)")
-    pp.add_argument("--tw", type=int, help="weight-gradient time T_W (default as T_F)")
-    pp.add_argument("--comm", type=int, default=0, help="latency between devices (default 0)")
-    pp.add_argument("--compare", action="store_true", help="run every schedule, print a table")
-    pp.add_argument("--json", action="store_true", help="print JSON (a stable contract)")
+    pp.add_argument(
+        "--schedule", default="1f1b", metavar="NAME", help=_SCHEDULE_HELP + " (default 1f1b)"
+    )
+    pp.add_argument(
+        "-p",
+        type=_int(None, None),
+        default=4,
+        help="pipeline stages = devices, 1..64 (default 4)",
+    )
+    pp.add_argument(
+        "-m",
+        type=_int(None, None),
+        default=8,
+        help="micro-batches per step (default 8)",
+    )
+    pp.add_argument(
+        "--v",
+        type=_int(1, 64),
+        default=None,
+        help="model chunks per device, interleaved only, 1..64 (default 2 for interleaved)",
+    )
+    dur = _int(0, MAX_DURATION)
+    pp.add_argument("--tf", type=dur, help="forward time T_F (default 1; v for interleaved)")
+    pp.add_argument("--tb", type=dur, help="backward (input-gradient) time T_B (default: as T_F)")
+    pp.add_argument("--tw", type=dur, help="weight-gradient time T_W (default: as T_F)")
+    pp.add_argument("--comm", type=dur, default=0, help="latency between devices (default 0)")
+    pp.add_argument(
+        "--compare", action="store_true", help="run every schedule, print a table (default: off)"
+    )
+    pp.add_argument(
+        "--json", action="store_true", help="print JSON, a stable contract (default: text)"
+    )
     pp.set_defaults(func=run_pipeline)
 
     pl = psub.add_parser(
@@ -79,33 +109,86 @@ def register(sub) -> None:
         "memory, fastest first, with the step time split into compute, pipeline bubble and "
         "tensor/pipeline/data-parallel communication.",
     )
-    pl.add_argument("--preset", default="gpt3", help=f"model: one of {', '.join(PRESETS)}")
-    pl.add_argument("--batch", type=int, help="sequences per step (default: the preset's)")
-    pl.add_argument("--seq", type=int, help="sequence length (default: the preset's)")
-    pl.add_argument("--gpus", type=int, default=1024, help="GPUs (default 1024)")
-    pl.add_argument("--gpus-per-node", type=int, default=8, help="default 8")
-    pl.add_argument("--gpu", default="A100-80GB", help="GPU type (memory and peak FLOP/s)")
-    pl.add_argument("--intra-bw", default="300e9", help="bytes/s per GPU inside a node")
-    pl.add_argument("--inter-bw", default="25e9", help="bytes/s per GPU between nodes")
-    pl.add_argument("--efficiency", type=float, default=0.5, help="fraction of peak (0.5)")
-    pl.add_argument("--dp-overlap", type=float, default=0.0, help="DP comm hidden (0..1)")
-    pl.add_argument("--tokens", default=None, help="training tokens, for days (e.g. 300e9)")
-    pl.add_argument("--limit", type=int, default=12, help="rows to print (default 12)")
-    pl.add_argument("--all", action="store_true", help="also layouts that do not fit")
-    pl.add_argument("--json", action="store_true", help="print JSON (a stable contract)")
+    pl.add_argument(
+        "--preset", default="gpt3", help=f"model: one of {', '.join(PRESETS)} (default gpt3)"
+    )
+    pl.add_argument(
+        "--batch",
+        type=_int(1, MAXIMA["batch"]),
+        help="sequences per step (default: the preset's)",
+    )
+    pl.add_argument(
+        "--seq", type=_int(1, MAXIMA["seq"]), help="sequence length (default: the preset's)"
+    )
+    pl.add_argument(
+        "--gpus", type=_int(1, MAX_GPUS), default=1024, help=f"GPUs, 1..{MAX_GPUS:,} (default 1024)"
+    )
+    pl.add_argument(
+        "--gpus-per-node",
+        type=_int(1, MAX_GPUS_PER_NODE),
+        default=8,
+        help="GPUs per node (default 8)",
+    )
+    pl.add_argument(
+        "--gpu", default="A100-80GB", help="GPU type, memory and peak FLOP/s (default A100-80GB)"
+    )
+    pl.add_argument(
+        "--intra-bw", default="300e9", help="bytes/s per GPU inside a node (default 300e9)"
+    )
+    pl.add_argument(
+        "--inter-bw", default="25e9", help="bytes/s per GPU between nodes (default 25e9)"
+    )
+    pl.add_argument(
+        "--efficiency",
+        type=validate.cli_float(0, 1),
+        default=0.5,
+        help="fraction of peak FLOP/s, in (0, 1] (default 0.5)",
+    )
+    pl.add_argument(
+        "--dp-overlap",
+        type=validate.cli_float(0, 1),
+        default=0.0,
+        help="fraction of DP communication hidden, 0..1 (default 0)",
+    )
+    pl.add_argument(
+        "--tokens", default=None, help="training tokens, for days (e.g. 300e9; default: none)"
+    )
+    pl.add_argument(
+        "--limit", type=_int(0, 10**6), default=12, help="rows to print, 0 = all (default 12)"
+    )
+    pl.add_argument(
+        "--all", action="store_true", help="also layouts that do not fit (default: off)"
+    )
+    pl.add_argument(
+        "--json", action="store_true", help="print JSON, a stable contract (default: text)"
+    )
     pl.set_defaults(func=run_plan)
 
     lay = psub.add_parser(
         "layout",
         help="which GPU is which data replica / pipeline stage / tensor partition",
         description="The rank grid of a 3D-parallel job (tensor ranks fastest, then data, "
-        "then pipeline). Default: the lecture's 2 x 4 x 4 on 8 nodes of 4 GPUs.",
+        f"then pipeline). Default: the lecture's 2 x 4 x 4 on 8 nodes of 4 GPUs. At most "
+        f"{MAX_LAYOUT_GPUS:,} GPUs.",
     )
-    lay.add_argument("--dp", type=int, default=2)
-    lay.add_argument("--pp", type=int, default=4)
-    lay.add_argument("--tp", type=int, default=4)
-    lay.add_argument("--gpus-per-node", type=int, default=4)
-    lay.add_argument("--json", action="store_true")
+    lay.add_argument(
+        "--dp", type=_int(1, MAX_LAYOUT_GPUS), default=2, help="data-parallel size (default 2)"
+    )
+    lay.add_argument(
+        "--pp", type=_int(1, MAX_LAYOUT_GPUS), default=4, help="pipeline stages (default 4)"
+    )
+    lay.add_argument(
+        "--tp", type=_int(1, MAX_LAYOUT_GPUS), default=4, help="tensor-parallel size (default 4)"
+    )
+    lay.add_argument(
+        "--gpus-per-node",
+        type=_int(1, MAX_GPUS_PER_NODE),
+        default=4,
+        help="GPUs per node (default 4)",
+    )
+    lay.add_argument(
+        "--json", action="store_true", help="print JSON, a stable contract (default: text)"
+    )
     lay.set_defaults(func=run_layout)
 
     est = psub.add_parser(
@@ -114,14 +197,38 @@ def register(sub) -> None:
         description="Days to train = 6ΨD / (GPUs x peak x utilisation). Default: the slide's "
         "GPT-3 175B on 300B tokens with 1024 A100.",
     )
-    est.add_argument("--parameters", default="175e9")
-    est.add_argument("--tokens", default="300e9")
-    est.add_argument("--gpus", type=int, default=1024)
-    est.add_argument("--gpu", default="A100-80GB")
-    est.add_argument("--utilisation", type=float, default=None, help="fraction of peak")
-    est.add_argument("--days", type=float, default=None, help="solve for the utilisation")
-    est.add_argument("--recompute", action="store_true", help="8ΨD (forward recomputed)")
-    est.add_argument("--json", action="store_true")
+    est.add_argument(
+        "--parameters",
+        default="175e9",
+        help="model parameters Ψ, e.g. 175e9 or 175B (default 175e9)",
+    )
+    est.add_argument(
+        "--tokens", default="300e9", help="training tokens D, e.g. 300e9 (default 300e9)"
+    )
+    est.add_argument(
+        "--gpus", type=_int(1, MAX_GPUS), default=1024, help="number of GPUs (default 1024)"
+    )
+    est.add_argument(
+        "--gpu", default="A100-80GB", help="GPU type, its peak FLOP/s (default A100-80GB)"
+    )
+    est.add_argument(
+        "--utilisation",
+        type=validate.cli_float(0, 1),
+        default=None,
+        help="fraction of peak FLOP/s, in (0, 1] (default 0.5 unless --days)",
+    )
+    est.add_argument(
+        "--days",
+        type=validate.cli_float(0, 1e9),
+        default=None,
+        help="solve for the utilisation that trains in this many days (default: none)",
+    )
+    est.add_argument(
+        "--recompute", action="store_true", help="8ΨD, forward recomputed (default: off, 6ΨD)"
+    )
+    est.add_argument(
+        "--json", action="store_true", help="print JSON, a stable contract (default: text)"
+    )
     est.set_defaults(func=run_estimate)
 
 
@@ -209,8 +316,8 @@ def run_plan(args) -> int:
         gpus=args.gpus,
         gpus_per_node=args.gpus_per_node,
         gpu=args.gpu,
-        intra_bandwidth=_number(args.intra_bw),
-        inter_bandwidth=_number(args.inter_bw),
+        intra_bandwidth=_positive(args.intra_bw, "--intra-bw"),
+        inter_bandwidth=_positive(args.inter_bw, "--inter-bw"),
     )
     plans = plan(
         model,
@@ -219,7 +326,7 @@ def run_plan(args) -> int:
         dp_overlap=args.dp_overlap,
         all_layouts=args.all,
     )
-    tokens = _number(args.tokens) if args.tokens else None
+    tokens = _positive(args.tokens, "--tokens") if args.tokens is not None else None
     if args.json:
         rows = []
         for p in plans[: args.limit or None]:
@@ -246,7 +353,15 @@ def run_plan(args) -> int:
         f"{cluster.gpus_per_node} per node; compute at {args.efficiency:.0%} of peak"
     )
     if not plans:
-        print("no layout fits in memory (try more GPUs, --all to see why)")
+        if args.all or not plan(model, cluster, efficiency=args.efficiency, all_layouts=True):
+            print(
+                f"no dp x tp x pp split of {cluster.gpus} GPUs matches the model: tp must divide "
+                f"--gpus-per-node ({cluster.gpus_per_node}) and the heads ({model.heads}), pp "
+                f"the layers ({model.layers}), dp the batch ({model.batch}); try a GPU count "
+                "like 8, 64 or 1024"
+            )
+        else:
+            print("no layout fits in memory (try more GPUs, --all to see why)")
         return 0
     print(plan_table(plans, tokens, args.limit))
     return 0
@@ -285,7 +400,8 @@ def run_layout(args) -> int:
 def run_estimate(args) -> int:
     from ..llm.planner import days_to_train, utilisation_for_days
 
-    psi, tokens = _number(args.parameters), _number(args.tokens)
+    psi = _positive(args.parameters, "--parameters")
+    tokens = _positive(args.tokens, "--tokens")
     if args.days is not None and args.utilisation is not None:
         raise ConfigError("give --days or --utilisation, not both")
     flops = (8 if args.recompute else 6) * psi * tokens

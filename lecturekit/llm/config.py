@@ -18,6 +18,7 @@ splits it over ``dp`` replicas, each replica splits its share into ``micro_batch
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields, replace
 
 from ..errors import ConfigError
@@ -33,11 +34,34 @@ __all__ = [
 ]
 
 
+#: sane maxima: far beyond any real model or cluster, small enough that every figure is computed
+#: at once (larger values are refused, with the limit named)
+MAXIMA = {
+    "hidden": 2**20,
+    "seq": 2**24,
+    "layers": 100_000,
+    "heads": 2**16,
+    "batch": 2**24,
+    "vocab": 2**24,
+    "experts": 2**16,
+    "top_k": 2**16,
+    "ffn": 2**24,
+    "kv_heads": 2**16,
+    "dp": 2**20,
+    "tp": 2**16,
+    "pp": 100_000,
+    "micro_batches": 2**24,
+}
+
+
 def _positive_int(owner: str, name: str, value) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ConfigError(f"{name}: must be a positive integer, got {value!r} ({owner})")
     if value < 1:
         raise ConfigError(f"{name}: must be a positive integer, got {value} ({owner})")
+    if name in MAXIMA and value > MAXIMA[name]:
+        shown = f"{value:,}" if value < 10**30 else f"a {len(str(value))}-digit number"
+        raise ConfigError(f"{name}: at most {MAXIMA[name]:,} here, got {shown} ({owner})")
 
 
 def _choice(name: str, value, allowed) -> None:
@@ -46,7 +70,11 @@ def _choice(name: str, value, allowed) -> None:
 
 
 def _divisors(n: int) -> str:
-    ds = [d for d in range(1, n + 1) if n % d == 0]
+    root = math.isqrt(n)
+    if root > 10**6:  # only reached by direct calls beyond MAXIMA: do not loop for minutes
+        return "(too large to list)"
+    small = [d for d in range(1, root + 1) if n % d == 0]
+    ds = small + [n // d for d in reversed(small) if d * d != n]
     return ", ".join(map(str, ds)) if len(ds) <= 16 else ", ".join(map(str, ds[:16])) + ", ..."
 
 

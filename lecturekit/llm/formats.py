@@ -304,6 +304,12 @@ def to_bits(value: float, fmt: str | FloatFormat = "fp32") -> int:
     FP8: :func:`encode` (numpy has no FP8 type).
     """
     f = get_format(fmt)
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
+        raise ConfigError(f"to_bits: expected a number, got {type(value).__name__}")
+    try:
+        value = float(value)  # nan and inf are values a format represents; 1e400 ints are not
+    except OverflowError:
+        raise ConfigError("to_bits: integer too large for a float") from None
     views = {"fp16": (np.float16, np.uint16), "fp32": (np.float32, np.uint32)}
     views["fp64"] = (np.float64, np.uint64)
     if f.name in views:

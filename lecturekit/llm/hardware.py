@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from .. import validate
 from ..errors import ConfigError
 
 GIB = 2**30
@@ -113,8 +114,7 @@ def gpus_needed(total_bytes: int | float, name: str | GPU) -> int:
     overhead, fragmentation or communication buffers. A lower bound, as on the lecture's slide.
     """
     g = gpu(name)
-    if total_bytes < 0:
-        raise ConfigError(f"total_bytes: must be >= 0, got {total_bytes}")
+    validate.number(total_bytes, "total_bytes", 0, 1e30)
     return max(1, math.ceil(total_bytes / g.memory_bytes))
 
 

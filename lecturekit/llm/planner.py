@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import validate
 from ..errors import ConfigError
 from . import hardware
 from .comm import Link, data_parallel_comm, tensor_parallel_comm
@@ -78,19 +79,15 @@ class Cluster:
     memory_bytes: int | None = None  #: per GPU (default: the GPU's)
 
     def __post_init__(self) -> None:
-        for name in ("gpus", "gpus_per_node"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise ConfigError(f"{name}: must be a positive integer, got {v!r}")
+        validate.integer(self.gpus, "gpus", 1, MAX_GPUS)
+        validate.integer(self.gpus_per_node, "gpus_per_node", 1, MAX_GPUS_PER_NODE)
         hardware.gpu(self.gpu)  # validates the name
         for name in ("intra_bandwidth", "inter_bandwidth", "peak_flops", "memory_bytes"):
             v = getattr(self, name)
-            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0):
-                raise ConfigError(f"{name}: must be a positive number, got {v!r}")
+            if v is not None:
+                validate.number(v, name, above=0)
         for name in ("intra_latency", "inter_latency"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
-                raise ConfigError(f"{name}: must be a number >= 0, got {v!r}")
+            validate.number(getattr(self, name), name, 0)
 
     @property
     def flops(self) -> float:
@@ -114,10 +111,16 @@ class Cluster:
 # ----------------------------------------------------------------------------------------------
 
 
+#: sane maxima (refused above, with the limit named)
+MAX_GPUS = 2**20
+MAX_GPUS_PER_NODE = 1024
+MAX_LAYOUT_GPUS = 2**17
+
+
 def training_flops(parameters: float, tokens: float, recompute: bool = False) -> float:
     """C = 6 Ψ D (forward 2ΨD + backward 4ΨD); 8 Ψ D when the forward is recomputed."""
-    if parameters <= 0 or tokens <= 0:
-        raise ConfigError("training_flops: parameters and tokens must be > 0")
+    validate.number(parameters, "parameters", above=0, maximum=1e18)
+    validate.number(tokens, "tokens", above=0, maximum=1e18)
     return (8 if recompute else 6) * parameters * tokens
 
 
@@ -131,10 +134,10 @@ def days_to_train(
     recompute: bool = False,
 ) -> float:
     """Days for C = 6ΨD (or 8ΨD) FLOPs on ``gpus`` GPUs each doing ``utilisation`` x peak."""
-    if not 0 < utilisation <= 1:
-        raise ConfigError(f"utilisation: must be in (0, 1], got {utilisation!r}")
-    if isinstance(gpus, bool) or not isinstance(gpus, int) or gpus < 1:
-        raise ConfigError(f"gpus: must be a positive integer, got {gpus!r}")
+    validate.number(utilisation, "utilisation", above=0, maximum=1)
+    validate.integer(gpus, "gpus", 1, MAX_GPUS)
+    if peak_flops is not None:
+        validate.number(peak_flops, "peak_flops", above=0, maximum=1e20)
     peak = peak_flops or hardware.gpu(gpu).peak_fp16_flops
     return training_flops(parameters, tokens, recompute) / (gpus * peak * utilisation) / DAY
 
@@ -149,9 +152,15 @@ def utilisation_for_days(
     recompute: bool = False,
 ) -> float:
     """The fraction of peak FLOP/s that makes training take ``days`` days."""
-    if days <= 0:
-        raise ConfigError(f"days: must be > 0, got {days!r}")
-    return days_to_train(parameters, tokens, gpus, 1.0, peak_flops, gpu, recompute) / days
+    validate.number(days, "days", above=0, maximum=1e9)
+    at_peak = days_to_train(parameters, tokens, gpus, 1.0, peak_flops, gpu, recompute)
+    u = at_peak / days
+    if u > 1:
+        raise ConfigError(
+            f"days: {days:g} days would need {u:.0%} of peak FLOP/s, which is impossible; "
+            f"at 100% of peak it takes {at_peak:.3g} days"
+        )
+    return u
 
 
 #: the slide's "1750亿参数、3000亿词语、1024卡A100, 需要34天训练" (002_*.txt) and where it
@@ -236,8 +245,12 @@ class RankLayout:
 def rank_layout(dp: int = 2, pp: int = 4, tp: int = 4, gpus_per_node: int = 4) -> RankLayout:
     """The rank grid of a 3D-parallel job (default: the lecture's 2 x 4 x 4 on 8 nodes of 4)."""
     for name, v in (("dp", dp), ("pp", pp), ("tp", tp), ("gpus_per_node", gpus_per_node)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise ConfigError(f"{name}: must be a positive integer, got {v!r}")
+        validate.integer(v, name, 1)
+    if dp * pp * tp > MAX_LAYOUT_GPUS:
+        raise ConfigError(
+            f"dp x pp x tp = {dp * pp * tp:,} GPUs: a rank layout lists at most "
+            f"{MAX_LAYOUT_GPUS:,} GPUs"
+        )
     ranks = []
     for r in range(dp * pp * tp):
         t = r % tp
@@ -348,10 +361,8 @@ def plan(
         if precision not in PRECISIONS:
             raise ConfigError(f"precision: must be one of {', '.join(PRECISIONS)}")
         precision = PRECISIONS[precision]
-    if not 0 < efficiency <= 1:
-        raise ConfigError(f"efficiency: must be in (0, 1], got {efficiency!r}")
-    if not 0 <= dp_overlap <= 1:
-        raise ConfigError(f"dp_overlap: must be in [0, 1], got {dp_overlap!r}")
+    validate.number(efficiency, "efficiency", above=0, maximum=1)
+    validate.number(dp_overlap, "dp_overlap", 0, 1)
     for r in recompute:
         if r not in _RECOMPUTE:
             raise ConfigError(f"recompute: {r!r} is not one of {', '.join(_RECOMPUTE)}")
