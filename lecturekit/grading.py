@@ -8,27 +8,21 @@ questions, solutions and public and hidden tests in one notebook). Then
 * ``lecturekit grade CHAPTER SUBMISSIONS...`` grades every submitted notebook against the public
   *and hidden* tests and writes one CSV row per student, one column per question.
 
-Grading needs no server, database or Docker. Each submission runs in its own process, in its own
-temporary directory holding only a copy of the notebook: a cell that raises is recorded and the
-run goes on; a cell or a question that runs too long is interrupted (it scores 0, the others
-still count); a kernel that dies or hangs for good is stopped, and what was already graded is
-kept. A submission that writes or deletes files only touches its own temporary copy; the
-autograder's tests are copied in afresh before each question, so deleting them breaks only the
-question being checked. (This is isolation by process and directory, not a security sandbox:
-grade untrusted code on a machine or account you can afford to lose.)
+Grading needs no server, database or Docker, and a score can be trusted: each submission runs
+in a bubblewrap sandbox that sees no solutions, autograder or other submission, and its score is
+computed by a trusted process from plain data the sandbox hands back, capped at each question's
+points (see :mod:`lecturekit.grading_run` for the design and :mod:`lecturekit.sandbox`). A cell
+that raises is recorded and the run goes on; a cell or a question that runs too long is stopped
+(it scores 0, the answers given before it still count).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
-import json
-import os
 import shutil
 import subprocess
 import sys
-import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -119,129 +113,12 @@ def find_master(chapter: str, solutions: Path) -> Path:
     return matches[0]
 
 
-# -- grading one submission (runs in a child process) ----------------------------------------
-def _check_code(autograder: str, name: str) -> str:
-    return (
-        "import json as _lk_json, otter as _lk_otter\n"
-        f"_lk_result = _lk_otter.Notebook(nb_path={autograder!r}).check({name!r})\n"
-        f"print({RESULT_MARK!r} + _lk_json.dumps("
-        "{'score': float(_lk_result.score), 'possible': float(_lk_result.possible)}))"
-    )
-
-
-def run_one(
-    submission: Path,
-    autograder: Path,
-    out: Path,
-    cell_timeout: float,
-    question_timeout: float,
-) -> None:
-    """Execute ``submission`` and check every autograded question; write JSON to ``out``.
-
-    Results are written after each question, so a parent that has to kill this process still
-    finds what was graded.
-    """
-    import nbformat
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
-
-    workdir = Path(tempfile.mkdtemp(prefix="lk-grade-")) / "work"
-    workdir.mkdir()
-    scratch_tests = workdir.parent / "tests"
-    scratch_tests.mkdir()
-    result: dict = {"scores": {}, "notes": [], "errors": 0}
-
-    def save() -> None:
-        out.write_text(json.dumps(result))
-
-    try:
-        nb = nbformat.read(str(submission), as_version=4)
-    except Exception as exc:  # an unreadable submission scores 0 everywhere
-        result["notes"].append(f"unreadable notebook: {exc}")
-        save()
-        return
-    # the student's own name, and the assignment's name that its `otter.Notebook(...)` cell opens
-    for name in {submission.name, autograder.name}:
-        shutil.copyfile(submission, workdir / name)
-    nb.cells = [c for c in nb.cells if c.cell_type == "code" or c.cell_type == "markdown"]
-    client = NotebookClient(
-        nb,
-        timeout=cell_timeout,
-        allow_errors=True,
-        interrupt_on_timeout=True,
-        kernel_name="python3",
-        resources={"metadata": {"path": str(workdir)}},
-    )
-    save()
-    with client.setup_kernel(cwd=str(workdir), env=_child_env(workdir)):
-        for index, cell in enumerate(nb.cells):
-            if cell.cell_type != "code":
-                continue
-            try:
-                client.execute_cell(cell, index)
-            except CellTimeoutError:
-                result["notes"].append(f"cell {index + 1} timed out after {cell_timeout:g}s")
-            except DeadKernelError:
-                result["notes"].append(f"the kernel died in cell {index + 1}")
-                save()
-                return
-            except CellExecutionError:
-                pass
-            errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
-            if any(o.get("ename") == "KeyboardInterrupt" for o in errors):
-                result["notes"].append(f"cell {index + 1} timed out after {cell_timeout:g}s")
-            result["errors"] += bool(errors)
-        graded = json.loads(json.dumps(_tests_of(autograder)))
-        for name in graded:
-            scratch_tests.mkdir(parents=True, exist_ok=True)  # a submission may have deleted it
-            fresh = scratch_tests / autograder.name
-            shutil.copyfile(autograder, fresh)
-            check = nbformat.v4.new_code_cell(_check_code(str(fresh), name))
-            nb.cells.append(check)
-            client.timeout = question_timeout
-            began = time.monotonic()
-            try:
-                client.execute_cell(check, len(nb.cells) - 1)
-            except CellTimeoutError:
-                result["notes"].append(f"{name} timed out after {question_timeout:g}s")
-            except DeadKernelError:
-                result["notes"].append(f"the kernel died while checking {name}")
-                save()
-                return
-            except CellExecutionError:
-                pass
-            interrupted = any(
-                o.get("ename") == "KeyboardInterrupt" for o in check.get("outputs", [])
-            )
-            if interrupted or time.monotonic() - began >= question_timeout:
-                result["notes"].append(f"{name} timed out after {question_timeout:g}s")
-            result["scores"][name] = _score_from(check)
-            save()
-    shutil.rmtree(workdir.parent, ignore_errors=True)
-
-
+# -- grading one submission: see lecturekit.grading_run (sandbox + trusted test run) --------
 def _tests_of(autograder: Path) -> dict:
     import nbformat
 
     nb = nbformat.read(str(autograder), as_version=4)
     return nb.metadata.get("otter", {}).get("tests", {})
-
-
-def _score_from(cell) -> float:
-    for output in cell.get("outputs", []):
-        text = output.get("text", "")
-        for line in text.splitlines():
-            if line.startswith(RESULT_MARK):
-                return json.loads(line[len(RESULT_MARK) :])["score"]
-    return 0.0
-
-
-def _child_env(workdir: Path) -> dict:
-    env = dict(os.environ)
-    home = workdir.parent / "home"
-    home.mkdir(exist_ok=True)
-    env.update({"HOME": str(home), "MPLBACKEND": "Agg", "PYTHONDONTWRITEBYTECODE": "1"})
-    return env
 
 
 # -- grading a folder ------------------------------------------------------------------------
@@ -263,37 +140,24 @@ def grade_submission(
     cell_timeout: float = 30,
     question_timeout: float = 30,
     submission_timeout: float | None = None,
+    *,
+    master: Path | None = None,
+    grader=None,
 ) -> Grade:
-    """Grade one notebook in a child process; never raises for anything the submission does."""
-    tests = _tests_of(autograder)
-    limit = submission_timeout or (cell_timeout * 40 + question_timeout * (len(tests) + 2) + 60)
-    with tempfile.TemporaryDirectory(prefix="lk-result-") as tmp:
-        out = Path(tmp) / "result.json"
-        cmd = [
-            sys.executable,
-            "-m",
-            "lecturekit.grading",
-            "_run-one",
-            str(submission.resolve()),
-            str(autograder.resolve()),
-            str(out),
-            str(cell_timeout),
-            str(question_timeout),
-        ]
-        notes = []
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=limit, cwd=tmp)
-            if proc.returncode != 0:
-                notes.append(f"grader process failed: {proc.stderr.strip().splitlines()[-1:]}")
-        except subprocess.TimeoutExpired:
-            notes.append(f"stopped after {limit:g}s")
-        data = json.loads(out.read_text()) if out.exists() else {"scores": {}, "notes": []}
-    grade = Grade(
-        submission.name, notes=data.get("notes", []) + notes, errors=data.get("errors", 0)
-    )
-    for name in tests:
-        grade.scores[name] = float(data["scores"].get(name, 0.0))
-    return grade
+    """Grade one notebook in a sandbox; never raises for anything the submission does.
+
+    ``grader`` is a prepared :class:`lecturekit.grading_run.Grader` (``grade_folder`` makes one
+    for all submissions); without it one is made from ``master``.
+    """
+    from .grading_run import Grader
+
+    if grader is None:
+        if master is None:
+            raise LectureKitError("grade_submission needs the master notebook (master=...)")
+        with Grader(master, autograder, cell_timeout, question_timeout, submission_timeout) as g:
+            return grade_submission(submission, autograder, grader=g)
+    data = grader.grade(submission)
+    return Grade(submission.name, scores=data["scores"], notes=data["notes"], errors=data["errors"])
 
 
 def grade_folder(
@@ -325,12 +189,13 @@ def grade_folder(
         raise LectureKitError(
             "no submissions (*.ipynb) found in " + ", ".join(map(str, submissions))
         )
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        grades = list(
-            pool.map(
-                lambda f: grade_submission(f, autograder, cell_timeout, question_timeout), files
-            )
-        )
+    from .grading_run import Grader
+
+    with (
+        Grader(master, autograder, cell_timeout, question_timeout) as grader,
+        ThreadPoolExecutor(max_workers=max(1, jobs)) as pool,
+    ):
+        grades = list(pool.map(lambda f: grade_submission(f, autograder, grader=grader), files))
     qs = questions(master)
     auto = [q for q in qs if not q.manual]
     manual = [q for q in qs if q.manual]
@@ -365,10 +230,6 @@ def grade_folder(
 
 
 def _main(argv: list[str]) -> int:
-    if argv and argv[0] == "_run-one":
-        _, sub, auto, out, cell_t, q_t = argv
-        run_one(Path(sub), Path(auto), Path(out), float(cell_t), float(q_t))
-        return 0
     parser = argparse.ArgumentParser(prog="python -m lecturekit.grading")
     parser.parse_args(argv)
     return 0
