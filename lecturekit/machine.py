@@ -297,6 +297,8 @@ def get_machine(spec: str | Machine | None) -> Machine:
         raise MachineError(f"expected a machine name or file path, got {type(spec).__name__}")
     if spec in PRESETS:
         return preset(spec)
+    if "\x00" in spec or len(spec) > 4096:
+        raise MachineError(f"not a machine name or file path: {spec[:60]!r}")
     if spec.endswith((".toml", ".json")) or "/" in spec or Path(spec).exists():
         return load_machine(spec)
     return preset(spec)
@@ -320,20 +322,60 @@ _TOP_KEYS = {
 _OP_KEYS = {"unit": str, "execute_cycles": int, "pipelined": bool, "result_stage": str}
 
 
+#: sane maxima for a machine description: beyond these, tools would run for minutes
+MAX_FILE_BYTES = 1 * 2**20
+MAX_NESTING = 32
+MAX_STAGES = 64
+MAX_ISSUE_WIDTH = 64
+MAX_UNITS = 64  # of one kind
+MAX_EXECUTE_CYCLES = 1000
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > 20:
+        raise ValueError(f"integer too long ({len(text)} digits)")
+    return int(text)
+
+
+def _nesting(text: str) -> int:
+    """An upper bound on bracket nesting (strings included; enough to refuse deep files)."""
+    depth = deepest = 0
+    for c in text:
+        if c in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c in "]}":
+            depth -= 1
+    return deepest
+
+
 def load_machine(path: str | Path) -> Machine:
     """Load a machine from a TOML or JSON file; every problem names the file and the field."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise MachineError(f"cannot read machine file {str(path)!r}: {exc.strerror}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise MachineError(f"{path}: machine file too large (more than {MAX_FILE_BYTES:,} bytes)")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise MachineError(
+            f"{path}: not UTF-8 text (byte {raw[exc.start]:#04x} at offset {exc.start})"
+        ) from None
+    if _nesting(text) > MAX_NESTING:
+        raise MachineError(f"{path}: nested more than {MAX_NESTING} levels deep")
     if path.suffix == ".json":
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_int=_bounded_int)
         except json.JSONDecodeError as exc:
             raise MachineError(
                 f"{path}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
             ) from None
+        except (ValueError, RecursionError) as exc:
+            raise MachineError(f"{path}: invalid JSON: {exc}") from None
     else:
         try:
             import tomllib
@@ -342,6 +384,8 @@ def load_machine(path: str | Path) -> Machine:
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
+            raise MachineError(f"{path}: invalid TOML: {exc}") from None
+        except (ValueError, RecursionError) as exc:
             raise MachineError(f"{path}: invalid TOML: {exc}") from None
     return machine_from_dict(data, source=str(path))
 
@@ -361,7 +405,14 @@ def machine_from_dict(data: dict, source: str = "machine") -> Machine:
         want = _TOP_KEYS[key]
         if not isinstance(value, want) or (want is int and isinstance(value, bool)):
             raise MachineError(f"{source}: field {key!r} must be a {want.__name__}")
-    base = preset(data["base"]) if "base" in data else None
+    base = None
+    if "base" in data:
+        if data["base"] not in PRESETS:
+            raise MachineError(
+                f"{source}: field 'base': {data['base'][:60]!r} is not a preset; base names one "
+                f"of {', '.join(PRESETS)} (not a file)"
+            )
+        base = preset(data["base"])
     fields: dict = {} if base is None else dict(base.__dict__)
     fields.update({k: v for k, v in data.items() if k not in ("base", "ops", "units", "stages")})
     if "stages" in data:
@@ -429,11 +480,21 @@ def validate(m: Machine, source: str | None = None) -> None:
         )
     if m.memory_stage is not None and m.index(m.memory_stage) < x:
         raise MachineError(f"{where}: memory_stage must not come before the execute stage")
+    if len(m.stages) > MAX_STAGES:
+        raise MachineError(f"{where}: at most {MAX_STAGES} stages, got {len(m.stages)}")
+    if not isinstance(m.issue_width, int) or isinstance(m.issue_width, bool):
+        raise MachineError(f"{where}: issue_width must be an integer, got {m.issue_width!r}")
     if m.issue_width < 1:
         raise MachineError(f"{where}: issue_width must be at least 1, got {m.issue_width}")
+    if m.issue_width > MAX_ISSUE_WIDTH:
+        raise MachineError(
+            f"{where}: issue_width must be at most {MAX_ISSUE_WIDTH}, got {m.issue_width}"
+        )
     for unit, count in m.units.items():
-        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-            raise MachineError(f"{where}: units.{unit} must be a positive integer, got {count!r}")
+        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_UNITS:
+            raise MachineError(
+                f"{where}: units.{unit} must be an integer between 1 and {MAX_UNITS}, got {count!r}"
+            )
     if "alu" not in m.ops:
         raise MachineError(f"{where}: ops.alu is required")
     for cls, t in m.ops.items():
@@ -441,8 +502,15 @@ def validate(m: Machine, source: str | None = None) -> None:
             raise MachineError(
                 f"{where}: ops.{cls} uses unit {t.unit!r}, which is not in units {list(m.units)}"
             )
-        if t.execute_cycles < 1:
-            raise MachineError(f"{where}: ops.{cls}.execute_cycles must be at least 1")
+        if (
+            not isinstance(t.execute_cycles, int)
+            or isinstance(t.execute_cycles, bool)
+            or not 1 <= t.execute_cycles <= MAX_EXECUTE_CYCLES
+        ):
+            raise MachineError(
+                f"{where}: ops.{cls}.execute_cycles must be at least 1 and at most "
+                f"{MAX_EXECUTE_CYCLES} (a whole number), got {t.execute_cycles!r}"
+            )
         if t.result_stage is not None:
             if t.result_stage not in m.stages:
                 raise MachineError(
