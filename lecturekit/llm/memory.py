@@ -236,12 +236,13 @@ class MemoryReport:
         """A plain-text table of the four consumers per GPU, in GiB and GB."""
         rows = [(name, getattr(self, name)) for name in CONSUMERS]
         rows.append(("total per GPU", self.total))
-        lines = [f"{'per GPU':<24}{'GiB (2^30 B)':>16}{'GB (10^9 B)':>16}"]
+        w = max([16] + [len(f"{n / GB:,.1f}") + 2 for _, n in rows])  # columns never touch
+        lines = [f"{'per GPU':<24}{'GiB (2^30 B)':>{w}}{'GB (10^9 B)':>{w}}"]
         for name, n in rows:
-            lines.append(f"{name:<24}{n / GIB:>16,.1f}{n / GB:>16,.1f}")
+            lines.append(f"{name:<24}{n / GIB:>{w},.1f}{n / GB:>{w},.1f}")
         if self.cpu:
             lines.append(
-                f"{'(CPU: grads + optimizer)':<24}{self.cpu / GIB:>16,.1f}{self.cpu / GB:>16,.1f}"
+                f"{'(CPU: grads + optimizer)':<24}{self.cpu / GIB:>{w},.1f}{self.cpu / GB:>{w},.1f}"
             )
         if gpu is not None:
             g = hardware.gpu(gpu)
