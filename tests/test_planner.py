@@ -137,3 +137,24 @@ def test_planner_widget_headless():
     assert ex.plans and ex.error.value == ""
     ex.controls["batch"].value = 1536  # gpt2-xl has 25 heads: fine; 1536 / dp must be whole
     assert ex.error.value == ""
+
+
+def test_mfu_and_hfu_of_megatrons_gpt3_estimate():
+    from lecturekit.llm.planner import (
+        GPT3_ESTIMATE,
+        days_to_train,
+        model_flops,
+        utilisation_for_days,
+    )
+
+    x = GPT3_ESTIMATE["megatron_achieved_flops"]  # 140 TFLOP/s, counted with recomputation
+    assert model_flops(x) == pytest.approx(105e12)  # 6/8 of it: the model's FLOPs
+    assert model_flops(x, recompute=False) == x
+    hfu, mfu = x / 312e12, model_flops(x) / 312e12
+    assert round(hfu, 3) == 0.449 and round(mfu, 3) == 0.337
+    # the two ways to the 34 days agree: 8 Psi D at the HFU, 6 Psi D at the MFU
+    psi, d, n = GPT3_ESTIMATE["parameters"], GPT3_ESTIMATE["tokens"], GPT3_ESTIMATE["gpus"]
+    assert days_to_train(psi, d, n, hfu, recompute=True) == pytest.approx(
+        days_to_train(psi, d, n, mfu)
+    )
+    assert utilisation_for_days(34, psi, d, n) == pytest.approx(mfu, rel=0.01)

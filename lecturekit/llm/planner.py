@@ -47,6 +47,7 @@ __all__ = [
     "Plan",
     "RankLayout",
     "days_to_train",
+    "model_flops",
     "plan",
     "plan_table",
     "rank_layout",
@@ -161,6 +162,18 @@ def utilisation_for_days(
             f"at 100% of peak it takes {at_peak:.3g} days"
         )
     return u
+
+
+def model_flops(hardware_flops: float, recompute: bool = True) -> float:
+    """Model FLOP/s from hardware FLOP/s: what the model needs vs what the GPU executes.
+
+    *Hardware FLOPs utilisation* (HFU) counts every FLOP the GPU runs, recomputation included:
+    ``8 Psi D`` with full recomputation (the forward pass runs twice). *Model FLOPs utilisation*
+    (MFU, Chowdhery et al. 2022, PaLM) counts only the ``6 Psi D`` the model needs, whatever the
+    implementation does. So with full recomputation MFU = 6/8 HFU: Megatron-LM's 140 TFLOP/s per
+    A100 (Narayanan et al. 2021, counted with recomputation) are 105 TFLOP/s of model FLOPs."""
+    validate.number(hardware_flops, "hardware_flops", above=0, maximum=1e20)
+    return hardware_flops * (6 / 8 if recompute else 1.0)
 
 
 #: the slide's "1750亿参数、3000亿词语、1024卡A100, 需要34天训练" (002_*.txt) and where it
