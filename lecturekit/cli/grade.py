@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .assign import add_course_arguments, course_paths
+
 
 def register(sub) -> None:
     p = sub.add_parser(
         "grade",
         help="grade submitted notebooks of one chapter into a CSV (no server, no Docker)",
         description="Grade every submitted notebook against the public and hidden tests of a "
-        "chapter's problem set; one CSV row per submission, one column per question.",
+        "chapter's problem set; one CSV row per submission, one column per question. Works from "
+        "any folder inside the course (or give --course).",
     )
     p.add_argument(
         "chapter", metavar="CHAPTER", help="problem set: 04, 04_list_scheduling or a path"
@@ -20,31 +23,60 @@ def register(sub) -> None:
         nargs="+",
         type=Path,
         metavar="SUBMISSION",
-        help="notebooks or folders of notebooks",
+        help="notebooks or folders of notebooks (searched recursively for *.ipynb)",
     )
-    p.add_argument("--output", "-o", type=Path, default=Path("grades.csv"), help="CSV to write")
-    p.add_argument("--solutions", default="solutions", type=Path)
-    p.add_argument("--build", default="build/otter", type=Path)
-    p.add_argument("--cell-timeout", type=float, default=30, help="seconds per cell (default 30)")
+    p.add_argument(
+        "--output",
+        "-o",
+        type=Path,
+        default=Path("grades.csv"),
+        metavar="CSV",
+        help="CSV to write (default: grades.csv in the working directory)",
+    )
+    add_course_arguments(p, exercises=False)
+    p.add_argument(
+        "--cell-timeout",
+        type=float,
+        default=30,
+        metavar="SECONDS",
+        help="seconds per cell (default: 30)",
+    )
     p.add_argument(
         "--question-timeout",
         type=float,
         default=30,
-        help="seconds to check one question (default 30)",
+        metavar="SECONDS",
+        help="seconds to check one question (default: 30)",
     )
-    p.add_argument("--jobs", "-j", type=int, default=1, help="submissions graded at once")
+    p.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=1,
+        metavar="N",
+        help="submissions graded at once, each in its own process (default: 1)",
+    )
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
+    from ..errors import LectureKitError
     from ..grading import grade_folder
 
+    if args.jobs < 1:
+        raise LectureKitError(f"--jobs {args.jobs}: give 1 or more")
+    for name in ("cell_timeout", "question_timeout"):
+        if not getattr(args, name) > 0:
+            raise LectureKitError(
+                f"--{name.replace('_', '-')} {getattr(args, name)}: give seconds > 0"
+            )
+    paths = course_paths(args)
     grades = grade_folder(
         args.chapter,
         args.submissions,
         args.output,
-        solutions=args.solutions,
-        build=args.build,
+        solutions=paths["solutions"],
+        build=paths["build"],
         cell_timeout=args.cell_timeout,
         question_timeout=args.question_timeout,
         jobs=args.jobs,

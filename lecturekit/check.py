@@ -1,0 +1,278 @@
+"""The student's ``grader``: otter-grader's checks, found under any name, told in a line or two.
+
+Every problem set's first cell is ``grader = lecturekit.check.Grader("NN_topic")`` (written by
+``lecturekit assign``). ``Grader`` finds the notebook holding the set's public tests wherever
+JupyterLab runs the kernel and whatever the student named their copy, then hands every check to
+``otter.Notebook`` unchanged; only what is shown is shaped:
+
+* all public tests pass: one line, and a reminder that hidden tests count too;
+* an answer still ``...`` (or a function whose body is only ``...``): "not answered yet";
+* a failing test: the test's own assertion message (no doctest or traceback frames), or, for a
+  test that fails without a message, the failing line; an answer of the wrong type says which type
+  the problem set expects (recorded from the solution by ``lecturekit assign``).
+"""
+
+from __future__ import annotations
+
+import ast
+import dis
+import doctest
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import LectureKitError
+
+#: where ``lecturekit assign`` records each question's answer names and the types they should have
+METADATA_KEY = "lecturekit"
+
+
+class ProblemSetNotFound(LectureKitError):
+    """No notebook holding the problem set's tests was found where a student's kernel can look."""
+
+
+# -- finding the notebook with the tests ------------------------------------------------------
+def _assignment_of(path: Path) -> str | None:
+    try:
+        with path.open(encoding="utf-8") as fh:
+            meta = json.load(fh).get("metadata", {})
+    except (OSError, ValueError, AttributeError):
+        return None
+    otter = meta.get("otter") if isinstance(meta, dict) else None
+    if isinstance(otter, dict) and isinstance(otter.get("tests"), dict):
+        return str(otter.get("assignment_name", ""))
+    return None
+
+
+def _course_exercises(start: Path) -> list[Path]:
+    """``exercises/`` of the course holding ``start`` (or under it: the course root itself)."""
+    found = []
+    for folder in (start, *start.parents):
+        if (folder / "exercises").is_dir():
+            found.append(folder / "exercises")
+            break
+    return found
+
+
+def find_notebook(assignment: str, cwd: str | Path | None = None) -> Path:
+    """The notebook with the public tests of ``assignment``, looked for in this order.
+
+    1. the notebook this kernel was started for (JupyterLab's ``JPY_SESSION_NAME``);
+    2. ``<assignment>.ipynb`` in the working directory;
+    3. any notebook in the working directory made from the same problem set (a renamed copy such
+       as ``04_list_scheduling-Copy1.ipynb``), the most recently saved first;
+    4. ``exercises/<assignment>.ipynb`` of the course holding the working directory.
+    """
+    here = Path(cwd or os.getcwd())
+    candidates: list[Path] = []
+    session = os.environ.get("JPY_SESSION_NAME", "")
+    if session.endswith(".ipynb"):
+        candidates.append(Path(session))
+    candidates.append(here / f"{assignment}.ipynb")
+    try:
+        others = sorted(here.glob("*.ipynb"), key=lambda p: -p.stat().st_mtime)
+    except OSError:
+        others = []
+    candidates.extend(others)
+    candidates.extend(ex / f"{assignment}.ipynb" for ex in _course_exercises(here))
+    looked = []
+    for path in candidates:
+        if path in looked:
+            continue
+        looked.append(path)
+        if path.is_file() and _assignment_of(path) == assignment:
+            return path
+    raise ProblemSetNotFound(
+        f"cannot find the tests of problem set {assignment!r}: looked for a notebook made from it "
+        f"in {here} and in the course's exercises/ folder. Open the problem set from the course "
+        "(exercises/ in the lecturekit repository) and run this cell again."
+    )
+
+
+# -- reading a question's tests ----------------------------------------------------------------
+def _sources(test_code: str) -> list[str]:
+    """The Python statements of one doctest-formatted test case."""
+    return [ex.source for ex in doctest.DocTestParser().get_examples(test_code)]
+
+
+def _names(sources: list[str]) -> list[str]:
+    names: list[str] = []
+    for source in sources:
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id not in names:
+                names.append(node.id)
+    return names
+
+
+def is_unanswered(value: Any) -> bool:
+    """``...`` itself, or a function whose body does nothing (``...``, ``pass``, a docstring)."""
+    if value is Ellipsis:
+        return True
+    code = getattr(value, "__code__", None)
+    if code is None or not callable(value):
+        return False
+    ops = [
+        (i.opname, i.argval)
+        for i in dis.get_instructions(code)
+        if i.opname not in ("RESUME", "NOP", "CACHE")
+    ]
+    return ops in ([("LOAD_CONST", None), ("RETURN_VALUE", None)], [("RETURN_CONST", None)])
+
+
+def _failure(report: str) -> tuple[str, str]:
+    """(failing statement, exception or mismatch text) of the first failed example in ``report``."""
+    lines = report.splitlines()
+    for k, line in enumerate(lines):
+        if line.strip() != "Failed example:":
+            continue
+        block: list[str] = []
+        for rest in lines[k + 1 :]:
+            if rest.startswith("*****") or rest.startswith("Trying:"):
+                break
+            block.append(rest)
+        statement: list[str] = []
+        j = 0
+        while j < len(block) and block[j].startswith("    "):
+            statement.append(block[j][4:])
+            j += 1
+        tail = block[j:]
+        if tail and tail[0].startswith("Exception raised:"):
+            body = [t[4:] if t.startswith("    ") else t for t in tail[1:]]
+            start = max((i for i, t in enumerate(body) if t.startswith("Traceback")), default=-1)
+            exc = [t for t in body[start + 1 :] if not t.startswith(" ")] if start >= 0 else body
+            return "\n".join(statement), "\n".join(exc).strip()
+        return "\n".join(statement), " ".join(t.strip() for t in tail if t.strip())
+    return "", ""
+
+
+def _type_name(value: Any) -> str:
+    if callable(value) and hasattr(value, "__code__"):
+        return "function"
+    return type(value).__name__
+
+
+def _fits(value: Any, expected: str) -> bool:
+    got = _type_name(value)
+    if got == expected:
+        return True
+    if expected == "float" and got == "int":  # a whole number is a fine float answer
+        return True
+    return expected == "function" and callable(value)
+
+
+_ARTICLE = {"int": "an int (a whole number)", "float": "a float (a number)", "str": "a str"}
+
+
+def describe_type(name: str) -> str:
+    return _ARTICLE.get(name, f"a {name}")
+
+
+# -- the feedback a student sees ---------------------------------------------------------------
+@dataclass
+class Feedback:
+    """What ``grader.check("qN")`` shows: ``text`` (one or two lines) and otter's own result."""
+
+    question: str
+    text: str
+    result: Any  # otter's TestFile, with every test case's full report
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.result.passed_all)
+
+    @property
+    def score(self) -> float:
+        return float(self.result.score)
+
+    @property
+    def possible(self) -> float:
+        return float(self.result.possible)
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def _repr_html_(self) -> str:
+        import html
+
+        colour = "#1a7f37" if self.passed else "#b35900"
+        rows = "<br>".join(html.escape(line) for line in self.text.splitlines())
+        return f"<p style='color: {colour}; font-family: monospace;'>{rows}</p>"
+
+
+def feedback(question: str, result: Any, global_env: dict, expected: dict | None = None) -> str:
+    """The one- or two-line text for otter's ``result`` of checking ``question``."""
+    expected = expected or {}
+    cases = list(result.test_case_results)
+    public = [r for r in cases if not r.test_case.hidden]
+    passed = sum(r.passed for r in public)
+    if public and passed == len(public):
+        return (
+            f"{question}: all {len(public)} public test(s) pass. "
+            "Hidden tests on other inputs also count when your work is graded."
+        )
+    sources = [s for r in cases for s in _sources(r.test_case.body)]
+    referenced = _names(sources)
+    answers = list(expected) or referenced
+    missing = [n for n in answers if n in global_env and is_unanswered(global_env[n])]
+    missing += [n for n in expected if n not in global_env]
+    if missing:
+        shown = ", ".join(
+            f"{n}()" if _type_name(global_env.get(n)) == "function" else n for n in missing
+        )
+        return (
+            f"{question} is not answered yet: replace the ... in {shown} with your answer "
+            "and run that cell, then this one."
+        )
+    first = next(r for r in public if not r.passed) if public else None
+    if first is None:
+        return f"{question}: the tests could not run."
+    statement, problem = _failure(first.message or "")
+    wrong_type = [
+        f"{n} should be {describe_type(t)}, not {describe_type(_type_name(global_env[n]))}"
+        for n, t in expected.items()
+        if n in global_env and not _fits(global_env[n], t)
+    ]
+    if problem.startswith("AssertionError: "):
+        said = problem[len("AssertionError: ") :].strip()
+    elif problem.startswith("NameError: "):
+        said = problem[len("NameError: ") :] + " (run the cells above this one first)"
+    elif problem == "AssertionError" or not problem:
+        said = f"this check fails: {statement.strip()}"
+    else:
+        said = f"{problem.splitlines()[-1]} in: {statement.strip().splitlines()[0]}"
+    lines = [f"{question}: {passed} of {len(public)} public tests pass. Not yet: {said}"]
+    if wrong_type:
+        lines.append("; ".join(wrong_type) + ".")
+    return "\n".join(line if len(line) <= 400 else line[:397] + "..." for line in lines)
+
+
+class Grader:
+    """``otter.Notebook`` for a problem set, found under any name; checks say a line or two."""
+
+    def __init__(self, assignment: str, notebook: str | Path | None = None):
+        import otter
+
+        self.assignment = assignment
+        self.path = Path(notebook) if notebook else find_notebook(assignment)
+        # tests_dir=None: the tests are in the notebook, never in a ./tests folder of the cwd
+        self.otter = otter.Notebook(nb_path=str(self.path), tests_dir=None)
+        with self.path.open(encoding="utf-8") as fh:
+            meta = json.load(fh).get("metadata", {})
+        self.expected: dict[str, dict[str, str]] = meta.get(METADATA_KEY, {}).get("answers", {})
+
+    def check(self, question: str, global_env: dict | None = None) -> Feedback:
+        if global_env is None:
+            global_env = sys._getframe(1).f_globals
+        result = self.otter.check(question, global_env=global_env)
+        text = feedback(question, result, global_env, self.expected.get(question))
+        return Feedback(question, text, result)
+
+    def __getattr__(self, name: str) -> Any:  # everything else is otter's (check_all, export...)
+        return getattr(self.otter, name)
