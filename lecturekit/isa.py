@@ -116,6 +116,8 @@ class MemRef:
     size: int | None = None  #: bytes accessed (RISC-V lb..ld); None: one word at ``offset``
 
     def __str__(self) -> str:
+        if self.size is not None:  # RISC-V writes registers without '$'
+            return f"{self.offset}({self.base})"
         return f"{self.offset}(${self.base})"
 
 

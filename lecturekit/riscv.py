@@ -239,9 +239,15 @@ _NUMBER = r"[+-]?(?:0[xX][0-9a-fA-F]+|[0-9]+)(?![A-Za-z0-9_])"
 def _imm(cur, role: str, symbols: bool = True) -> int | None:
     """An integer, or (when allowed) a relocation like %hi(sym) / a symbol: returns None."""
     cur.skip_ws()
+    at = cur.pos
     tok = cur.token(_NUMBER)
     if tok is not None:
-        return int(tok[0], 0)
+        digits = tok[0].lstrip("+-")
+        if len(digits) > 20:
+            raise cur.error(f"{role} {tok[0]!r} is too long (at most 20 digits)", at)
+        if digits[:2].lower() == "0x":
+            return int(tok[0], 16)
+        return int(tok[0], 10)  # clang prints decimal; a leading zero is still decimal
     if symbols:
         tok = cur.token(_SYMBOLIC)
         if tok is not None:
@@ -321,9 +327,13 @@ def _parse_one(cur, isa):
         a = _reg(cur, "the source", src_fp())
         if opcode.startswith("fcvt") and cur.peek(","):
             comma()
+            cur.skip_ws()
+            at = cur.pos
             rm = cur.token(r"[a-z]+")
             if rm is None or rm[0] not in _ROUNDING:
-                raise cur.error(f"expected a rounding mode ({', '.join(sorted(_ROUNDING))})")
+                cur.pos = at
+                modes = ", ".join(sorted(_ROUNDING))
+                raise cur.error(f"expected a rounding mode ({modes}), found {cur._found()}")
         ins = Instruction(opcode, (d,), (a,))
     elif fmt in ("load", "store"):
         is_fp = opcode.startswith("f")
