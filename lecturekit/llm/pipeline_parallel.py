@@ -40,7 +40,10 @@ micro-batch's activations for one device's share of the model; ``peak_held`` the
 (model parallel, the whole batch as one micro-batch: durations and communication ``m`` times
 longer), ``gpipe``, ``pipedream``, ``1f1b``, ``1f1b-eager`` (the 2023 slide's DAPPLE figure: list
 scheduling with backward first and at most ``p`` micro-batches in flight), ``interleaved``,
-``zb-h1``, ``zb-h2``.
+``zb-h1``, ``zb-h2``; and in :data:`MORE_SCHEDULES`, with more than one stage per device placed
+by :func:`placement_devices` (a loop, or a V: device ``d`` holds stages ``d`` and ``2p - 1 - d``):
+``looped-bfs``, ``zb-v``, ``dualpipev``. :mod:`lecturekit.llm.torch_pipelining` reads and writes
+orders in the action notation of PyTorch's ``torch.distributed.pipelining``.
 """
 
 from __future__ import annotations
@@ -56,9 +59,11 @@ from . import pp_schedules
 
 __all__ = [
     "ALIASES",
+    "ALL_SCHEDULES",
     "DAPPLE_SLIDE",
     "DAPPLE_SLIDE_EXTRACTION",
     "MAX_OPS",
+    "MORE_SCHEDULES",
     "PLACEMENTS",
     "SCHEDULES",
     "PipeOp",
@@ -91,6 +96,16 @@ SCHEDULES: dict[str, str] = {
     "zb-h2": "zero bubble ZB-H2 (2023): more warm-up forwards, parallelogram; ~2x memory",
 }
 
+#: the second edition's schedules (more than one chunk per device; the V placement)
+MORE_SCHEDULES: dict[str, str] = {
+    "looped-bfs": "looped BFS (2022): loop placement, each chunk GPipe-style in turn; m in flight",
+    "zb-v": "ZB-V (2024): V placement (stages d and 2p-1-d), split backward; 1F1B memory",
+    "dualpipev": "DualPipeV (DeepSeek 2025): V placement, forward and backward chunks paired",
+}
+
+#: every schedule :func:`pipeline_schedule` runs
+ALL_SCHEDULES: dict[str, str] = SCHEDULES | MORE_SCHEDULES
+
 #: other names people use
 ALIASES = {
     "dapple": "1f1b",
@@ -104,11 +119,16 @@ ALIASES = {
     "zb2p": "zb-h2",
     "model-parallel": "naive",
     "dapple-slide": "1f1b-eager",
+    "bfs": "looped-bfs",
+    "loopedbfs": "looped-bfs",
+    "zbv": "zb-v",
+    "zbvzerobubble": "zb-v",
+    "dualpipe-v": "dualpipev",
 }
 
 #: how the optimizer step is synchronised: "flush" (wait for every device), "none" (PipeDream:
 #: every micro-batch updates its stage's weights), "post-validation" (ZB-H2's assumption)
-SYNC = {name: "flush" for name in SCHEDULES} | {"pipedream": "none", "zb-h2": "post-validation"}
+SYNC = {name: "flush" for name in ALL_SCHEDULES} | {"pipedream": "none", "zb-h2": "post-validation"}
 
 #: the evaluator is quadratic in the number of operations; beyond this a widget would hang
 MAX_OPS = 3000
@@ -837,9 +857,10 @@ def resolve_schedule(name: str) -> str:
     """The canonical schedule name (case-insensitive, aliases allowed)."""
     key = str(name).strip().lower().replace("_", "-").replace(" ", "-")
     key = ALIASES.get(key, key)
-    if key not in SCHEDULES:
+    if key not in ALL_SCHEDULES:
         raise ScheduleError(
-            f"schedule: unknown pipeline schedule {name!r}; choose one of {', '.join(SCHEDULES)}"
+            f"schedule: unknown pipeline schedule {name!r}; choose one of "
+            f"{', '.join(ALL_SCHEDULES)}"
         )
     return key
 
@@ -910,20 +931,39 @@ def pipeline_schedule(
     comm: int = 0,
     *,
     timing: Timing | None = None,
+    gpipe_backward: str = "newest",
+    all_forwards_first: bool = False,
 ) -> PipelineRun:
-    """Build, run and verify a named schedule (see :data:`SCHEDULES`).
+    """Build, run and verify a named schedule (see :data:`ALL_SCHEDULES`).
 
     ``tf``, ``tb``, ``tw``, ``comm`` (or ``timing``) are integer time units; schedules that do not
-    split the backward run one backward of ``tb + tw``. ``v`` (model chunks per device) only
-    applies to ``interleaved`` (default 2 there).
+    split the backward run one backward of ``tb + tw``. ``v`` (model chunks per device) applies
+    to ``interleaved`` and ``looped-bfs`` (default 2 there); ``zb-v`` and ``dualpipev`` always
+    place two chunks per device in a V. ``gpipe_backward``: GPipe's backwards ``"newest"``
+    first (the GPipe figure, default) or ``"oldest"`` first (as PyTorch's ``ScheduleGPipe``).
+    ``all_forwards_first``: interleaved with ``m = p`` as Megatron-LM ran it before late 2024
+    (every forward first) instead of interleaving from the start (default).
     """
     name = resolve_schedule(name)
     timing = timing or Timing(tf, tb, tw, comm)
-    if name == "interleaved":
+    if gpipe_backward not in ("newest", "oldest"):
+        raise ScheduleError(
+            f"gpipe_backward: 'newest' (GPipe's figure) or 'oldest' (PyTorch), "
+            f"got {gpipe_backward!r}"
+        )
+    if name in ("interleaved", "looped-bfs"):
         v = 2 if v is None else v
+    elif name in ("zb-v", "dualpipev"):
+        if v not in (None, 2):
+            raise ScheduleError(
+                f"v (model chunks per device): {name} places exactly 2 chunks per device "
+                f"(a V), got v = {v}"
+            )
+        v = 2
     elif v not in (None, 1):
         raise ScheduleError(
-            f"v (model chunks per device) only applies to the interleaved schedule, not {name}"
+            f"v (model chunks per device) only applies to the interleaved and looped-bfs "
+            f"schedules (zb-v and dualpipev use 2), not {name}"
         )
     p, m, v = _check_shape(p, m, v or 1)
     note = ""
@@ -933,7 +973,7 @@ def pipeline_schedule(
         note = f"the whole batch ({m} micro-batches) is one op per device; comm x {m} as well"
     elif name == "gpipe":
         pg = build_pipeline_graph(p, m, 1, timing)
-        keys = pp_schedules.gpipe(p, m)
+        keys = pp_schedules.gpipe(p, m, gpipe_backward)
     elif name in ("1f1b", "pipedream"):
         pg = build_pipeline_graph(p, m, 1, timing)
         keys = pp_schedules.one_f_one_b(p, m)
@@ -950,7 +990,24 @@ def pipeline_schedule(
                 f"Try m = {max(p, m - m % p)} or {m + p - m % p}"
             )
         pg = build_pipeline_graph(p, m, v, timing)
-        keys = pp_schedules.interleaved(p, m, v)
+        keys = pp_schedules.interleaved(p, m, v, all_forwards_first=all_forwards_first)
+    elif name == "looped-bfs":
+        pg = build_pipeline_graph(p, m, v, timing)
+        keys = pp_schedules.looped_bfs(p, m, v)
+    elif name == "zb-v":
+        pg = build_pipeline_graph(p, m, 2, timing, split=True, placement="v")
+        keys = pp_schedules.zb_v(p, m)
+        if m < 2 * p - 1:
+            note = f"m = {m} < 2p - 1 = {2 * p - 1}: too few micro-batches to fill ZB-V's warm-up"
+    elif name == "dualpipev":
+        if m < 2 * p:
+            raise ScheduleError(
+                f"dualpipev: needs at least 2p = {2 * p} micro-batches (as many as stages), "
+                f"got m = {m}"
+            )
+        pg = build_pipeline_graph(p, m, 2, timing, split=True, placement="v")
+        keys = pp_schedules.dualpipe_v(p, m)
+        note = "a paired forward and backward runs one after the other (no overlap modelled)"
     elif name == "zb-h1":
         pg = build_pipeline_graph(p, m, 1, timing, split=True)
         keys = pp_schedules.zb_h1(p, m)
@@ -975,10 +1032,16 @@ def closed_form(name: str, p: int, m: int, v: int = 1, timing: Timing | None = N
     - 1f1b, pipedream (``c = 0``): ``(m + p - 1)(T_F + Bt)``; 1f1b-eager too when
       ``Bt`` is ``T_F`` or ``2 T_F`` (with other ratios the greedy list schedule can lose: p=3,
       m=4, T_F=2, T_B=1, T_W=0 gives 19, not 18)
-    - interleaved (``c = 0``, ``m`` a multiple of ``p``, ``m > p``):
+    - interleaved (``c = 0``, ``m`` a multiple of ``p``, ``m = p`` too):
       ``m (T_F + Bt) + (p-1)(T_F + Bt)/v``
     - zb-h1 (``c = 0``, ``T_F = T_B = T_W``, ``m >= p``): ``m (T_F+T_B+T_W) + (p-1)(T_F+T_B-T_W)``
     - zb-h2 (``c = 0``, ``T_F = T_B = T_W``, ``m >= 2p - 1``): ``m (T_F+T_B+T_W) + (p-1) T_F``
+    - looped-bfs (``c = 0``, ``m >= p``): ``m (T_F + Bt) + (p-1)(T_F + Bt)/v``, the same as
+      interleaved (Lamy-Poirier 2022: bubble / ideal ``(p-1)/(v m)``), with ``m`` micro-batches
+      in flight on every device (GPipe's memory)
+    - zb-v (``c = 0``, ``T_F = T_B = T_W``, ``m >= 2p - 1``) and dualpipev (the same, ``m >= 2p``):
+      ``m (T_F+T_B+T_W) + (p-1) T_F / 2``: every device busy without a gap after a warm-up of
+      ``p - 1`` half-size (chunk) forwards, ZB-H2's time at half ZB-H2's warm-up
     """
     name = resolve_schedule(name)
     t = timing or Timing()
@@ -994,10 +1057,14 @@ def closed_form(name: str, p: int, m: int, v: int = 1, timing: Timing | None = N
         return None  # list scheduling is a heuristic: e.g. p=3, m=4, T_F=2, T_B=1 gives 19 > 18
     if name in ("1f1b", "pipedream", "1f1b-eager"):
         return (m + p - 1) * (f + bt)
-    if name == "interleaved":
-        if m % p or m == p or (p - 1) * (f + bt) % v:
+    if name in ("interleaved", "looped-bfs"):
+        if m % p or (p - 1) * (f + bt) % v:
             return None
         return m * (f + bt) + (p - 1) * (f + bt) // v
+    if name in ("zb-v", "dualpipev") and equal and m >= 2 * p - (name == "zb-v"):
+        if (p - 1) * t.forward % 2:
+            return None
+        return m * t.per_micro_batch() + (p - 1) * t.forward // 2
     if name == "zb-h1" and equal and m >= p:
         return m * t.per_micro_batch() + (p - 1) * (t.forward + t.backward - t.weight)
     if name == "zb-h2" and equal and m >= 2 * p - 1:
@@ -1019,7 +1086,14 @@ def compare_schedules(
     names = names or list(SCHEDULES)
     return [
         pipeline_schedule(
-            n, p, m, v if resolve_schedule(n) == "interleaved" else None, tf, tb, tw, comm
+            n,
+            p,
+            m,
+            v if resolve_schedule(n) in ("interleaved", "looped-bfs") else None,
+            tf,
+            tb,
+            tw,
+            comm,
         )
         for n in names
     ]

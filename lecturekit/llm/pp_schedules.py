@@ -55,11 +55,15 @@ from __future__ import annotations
 Key = tuple[str, int, int]  # (kind, micro, stage)
 
 
-def gpipe(p: int, m: int) -> dict[int, list[Key]]:
-    """All forwards, then all backwards (newest first), on every device."""
+def gpipe(p: int, m: int, backward: str = "newest") -> dict[int, list[Key]]:
+    """All forwards, then all backwards, on every device: ``backward="newest"`` first (as in
+    the GPipe paper's figure, the default) or ``"oldest"`` first (as PyTorch's
+    ``ScheduleGPipe`` runs them)."""
+    if backward not in ("newest", "oldest"):
+        raise ValueError(f"backward: 'newest' or 'oldest', got {backward!r}")
+    back = range(m, 0, -1) if backward == "newest" else range(1, m + 1)
     return {
-        s: [("F", k, s) for k in range(1, m + 1)] + [("B", k, s) for k in range(m, 0, -1)]
-        for s in range(p)
+        s: [("F", k, s) for k in range(1, m + 1)] + [("B", k, s) for k in back] for s in range(p)
     }
 
 
@@ -76,38 +80,204 @@ def one_f_one_b(p: int, m: int) -> dict[int, list[Key]]:
     return out
 
 
-def interleaved(p: int, m: int, v: int) -> dict[int, list[Key]]:
-    """Megatron-LM's interleaved 1F1B with ``v`` chunks per device (``m`` a multiple of ``p``)."""
+def interleaved(
+    p: int, m: int, v: int, group: int | None = None, all_forwards_first: bool = False
+) -> dict[int, list[Key]]:
+    """Interleaved 1F1B with ``v`` chunks per device, as current Megatron-LM and PyTorch's
+    ``ScheduleInterleaved1F1B`` run it.
+
+    Forwards go through the chunks in rounds of ``group`` micro-batches (default ``p``; ``m``
+    must be a multiple of it), backwards through the chunks in reverse; device ``d`` runs a
+    warm-up of ``min(2 (p - d - 1) + (v - 1) group, m v)`` forwards, then one forward and one
+    backward in turn, then the remaining backwards. This holds for every ``m`` including
+    ``m = p``, where the last devices start their backwards before all forwards are done.
+    ``all_forwards_first=True`` gives the order of Megatron-LM before late 2024, which with
+    ``m = p`` ran every forward first on every device (the same makespan, more memory on the
+    later devices)."""
+    g = p if group is None else group
     total = m * v
-    group = p * v
+    round_ = g * v
 
     def stage_of(k: int, device: int, forward: bool) -> tuple[int, int]:
-        chunk = (k % group) // p
+        chunk = (k % round_) // g
         if not forward:
             chunk = v - 1 - chunk
-        micro = (k // group) * p + k % p + 1
+        micro = (k // round_) * g + k % g + 1
         return micro, chunk * p + device
 
     out = {}
     for d in range(p):
-        if m == p:
-            warm = total  # Megatron: with m == p every forward runs first
+        if all_forwards_first and m == p:
+            warm = total
         else:
-            warm = min(2 * (p - d - 1) + (v - 1) * p, total)
+            warm = min(2 * (p - d - 1) + (v - 1) * g, total)
         order: list[Key] = []
         for k in range(warm):
-            micro, stage = stage_of(k, d, True)
-            order.append(("F", micro, stage))
+            order.append(("F", *stage_of(k, d, True)))
         for k in range(total - warm):
-            micro, stage = stage_of(warm + k, d, True)
-            order.append(("F", micro, stage))
-            micro, stage = stage_of(k, d, False)
-            order.append(("B", micro, stage))
+            order.append(("F", *stage_of(warm + k, d, True)))
+            order.append(("B", *stage_of(k, d, False)))
         for k in range(total - warm, total):
-            micro, stage = stage_of(k, d, False)
-            order.append(("B", micro, stage))
+            order.append(("B", *stage_of(k, d, False)))
         out[d] = order
     return out
+
+
+def looped_bfs(p: int, m: int, v: int) -> dict[int, list[Key]]:
+    """Looped BFS (Lamy-Poirier 2022, "Breadth-First Pipeline Parallelism"; PyTorch's
+    ``ScheduleLoopedBFS``): the stages placed in a loop as for interleaving, but device ``d``
+    runs every micro-batch through its chunk 0, then through its chunk 1, ... (breadth first:
+    GPipe on each chunk in turn), then the backwards chunk by chunk in reverse, newest
+    micro-batch first."""
+    out = {}
+    for d in range(p):
+        stages = [c * p + d for c in range(v)]
+        order: list[Key] = [("F", k, s) for s in stages for k in range(1, m + 1)]
+        order += [("B", k, s) for s in reversed(stages) for k in range(m, 0, -1)]
+        out[d] = order
+    return out
+
+
+def zb_v(p: int, m: int) -> dict[int, list[Key]]:
+    """ZB-V (Qi et al. 2024, "Zero Bubble Pipeline Parallelism", section 6; PyTorch's
+    ``ScheduleZBVZeroBubble``), on the V placement: device ``d`` holds stage ``d`` (chunk 0)
+    and stage ``2p - 1 - d`` (chunk 1), so a micro-batch goes down the devices and back up and
+    the loss is computed on device 0. Split backward (``B`` input gradient, ``W`` weight
+    gradient). Device ``d``:
+
+    - warm-up: ``2 (p - d) - 1`` forwards of chunk 0; then ``d`` times a forward of chunk 1 and
+      one of chunk 0; then ``p - d`` times ``F B W`` on chunk 1;
+    - steady state: ``F B W`` on chunk 0, ``F B W`` on chunk 1, until every forward is done;
+    - cool-down: ``d`` times ``B`` on chunk 0 and chunk 1; ``p - d`` times ``B W`` on chunk 0;
+      the remaining ``W`` passes of chunk 1, then of chunk 0.
+
+    With fewer than ``2p - 1`` micro-batches the order is that of ``2p - 1`` with the missing
+    micro-batches left out (as PyTorch does). Peak activation memory as 1F1B's (``p`` micro-
+    batches' worth, ``2p`` chunks of half a device's share) on every device."""
+    n = max(m, 2 * p - 1)
+    return {d: [key for key in _zb_v_device(p, n, d) if key[1] <= m] for d in range(p)}
+
+
+def _zb_v_device(p: int, n: int, d: int) -> list[Key]:
+    s0, s1 = d, 2 * p - 1 - d
+    nxt = {(kind, s): 1 for kind in ("F", "B", "W") for s in (s0, s1)}
+    order: list[Key] = []
+
+    def put(kind: str, stage: int) -> None:
+        order.append((kind, nxt[(kind, stage)], stage))
+        nxt[(kind, stage)] += 1
+
+    for _ in range(2 * (p - d) - 1):
+        put("F", s0)
+    for _ in range(d):
+        put("F", s1)
+        put("F", s0)
+    for _ in range(p - d):
+        put("F", s1)
+        put("B", s1)
+        put("W", s1)
+    while nxt[("F", s1)] < nxt[("F", s0)] or nxt[("F", s0)] <= n:
+        if nxt[("F", s0)] <= n:
+            put("F", s0)
+        put("B", s0)
+        put("W", s0)
+        put("F", s1)
+        put("B", s1)
+        put("W", s1)
+    for _ in range(d):
+        put("B", s0)
+        put("B", s1)
+    for _ in range(p - d):
+        put("B", s0)
+        put("W", s0)
+    while nxt[("W", s1)] < nxt[("B", s1)]:
+        put("W", s1)
+    while nxt[("W", s0)] < nxt[("B", s0)]:
+        put("W", s0)
+    return order
+
+
+def dualpipe_v(p: int, m: int) -> dict[int, list[Key]]:
+    """DualPipeV (DeepSeek 2025, the V-shaped "cut in half" DualPipe; PyTorch's
+    ``ScheduleDualPipeV``), on the V placement with a split backward. Needs ``m >= 2p``.
+
+    Device ``d`` (chunk 0 = stage ``d``, chunk 1 = stage ``2p - 1 - d``), in eight steps:
+    ``2 (p - d - 1)`` forwards of chunk 0; ``d + 1`` times a forward of chunk 0 and one of
+    chunk 1; ``p - d - 1`` times ``B`` on chunk 1, a pending ``W``, a forward of chunk 1; the
+    main step, ``m - 2p + d + 1`` times "forward chunk 0 with full backward chunk 1, then
+    forward chunk 1 with full backward chunk 0"; ``p - d - 1`` times a full backward of chunk 1
+    then "forward chunk 1 with full backward chunk 0"; ``d + 1`` times a backward of chunk 1 and
+    of chunk 0 (full in the first half, then split into ``B`` with the ``W`` postponed);
+    ``p - d - 1`` times a pending ``W`` and a backward of chunk 0; the pending ``W`` passes.
+
+    A *full* backward is written ``B`` then ``W`` at once; a forward "with" a backward is the
+    forward then the backward: DualPipe overlaps the two to hide their communication (the
+    all-to-all of expert parallelism) behind computation, which a device that runs one pass
+    at a time does not model, so here it takes ``F + B + W``."""
+    return {d: _dualpipe_v_device(p, m, d) for d in range(p)}
+
+
+def _dualpipe_v_device(p: int, m: int, d: int) -> list[Key]:
+    s0, s1 = d, 2 * p - 1 - d
+    nxt: dict[tuple[str, int], int] = {}
+    pending: list[tuple[int, int]] = []
+    order: list[Key] = []
+
+    def take(kind: str, stage: int) -> int:
+        k = nxt.get((kind, stage), 1)
+        nxt[(kind, stage)] = k + 1
+        return k
+
+    def fwd(stage: int) -> None:
+        order.append(("F", take("F", stage), stage))
+
+    def full(stage: int) -> None:
+        k = take("B", stage)
+        order.extend([("B", k, stage), ("W", k, stage)])
+
+    def back(stage: int) -> None:  # input gradient now, weight gradient later
+        k = take("B", stage)
+        order.append(("B", k, stage))
+        pending.append((k, stage))
+
+    def weight() -> None:
+        if pending:
+            k, stage = pending.pop(0)
+            order.append(("W", k, stage))
+
+    for _ in range(2 * (p - d - 1)):
+        fwd(s0)
+    for _ in range(d + 1):
+        fwd(s0)
+        fwd(s1)
+    for _ in range(p - d - 1):
+        back(s1)
+        weight()
+        fwd(s1)
+    for _ in range(m - 2 * p + d + 1):
+        fwd(s0)
+        full(s1)
+        fwd(s1)
+        full(s0)
+    for _ in range(p - d - 1):
+        full(s1)
+        fwd(s1)
+        full(s0)
+    split = False
+    steps = d + 1
+    for i in range(steps):
+        if i == steps // 2 and d % 2 == 1:
+            split = True
+        (back if split else full)(s1)
+        if i == steps // 2 and d % 2 == 0:
+            split = True
+        (back if split else full)(s0)
+    for _ in range(p - d - 1):
+        weight()
+        (back if split else full)(s0)
+    for _ in range(d + 1):
+        weight()
+    return order
 
 
 def zb_h1(p: int, m: int) -> dict[int, list[Key]]:
