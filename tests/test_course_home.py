@@ -1,0 +1,68 @@
+"""The course home page (index.ipynb, opened by the README's command): it links every chapter and
+every problem set that exists, every link leads to a file, and it is what tools/course_home.py
+makes from the files today (so a chapter added later fails here until the page is updated)."""
+
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parents[1]
+HOME = ROOT / "index.ipynb"
+sys.path.insert(0, str(ROOT / "tools"))
+
+import course_home  # noqa: E402
+
+
+def links():
+    nb = nbformat.read(str(HOME), as_version=4)
+    text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    return re.findall(r"\]\(([^)\s]+)\)", text)
+
+
+def test_home_links_every_chapter_and_problem_set():
+    linked = set(links())
+    wanted = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")) + sorted(
+        (ROOT / "exercises").glob("[0-9][0-9]_*.ipynb")
+    )
+    assert len(wanted) >= 22
+    missing = [p.relative_to(ROOT).as_posix() for p in wanted]
+    missing = [m for m in missing if m not in linked]
+    assert not missing, f"index.ipynb does not link {missing}: run `python tools/course_home.py`"
+
+
+def test_every_link_leads_to_a_file_in_the_repository():
+    for target in links():
+        assert not target.startswith(("/", "..", "http")), target
+        assert (ROOT / target).is_file(), f"index.ipynb links {target}, which does not exist"
+
+
+def test_home_says_how_to_check_an_answer():
+    nb = nbformat.read(str(HOME), as_version=4)
+    text = "\n".join(c.source for c in nb.cells)
+    assert 'grader.check("qN")' in text and "not answered yet" in text
+
+
+def test_home_is_what_the_script_makes_today(tmp_path):
+    made = course_home.home(ROOT)
+    committed = nbformat.read(str(HOME), as_version=4)
+    assert [c.source for c in made.cells] == [c.source for c in committed.cells], (
+        "index.ipynb is stale: run `python tools/course_home.py`"
+    )
+
+
+def test_a_chapter_added_later_is_missing_until_the_page_is_made_again(tmp_path):
+    for folder in ("notebooks", "exercises"):
+        (tmp_path / folder).mkdir()
+        for path in (ROOT / folder).glob("0[1-2]_*.ipynb"):
+            (tmp_path / folder / path.name).write_bytes(path.read_bytes())
+    course_home.write(tmp_path)
+    before = nbformat.read(str(tmp_path / "index.ipynb"), as_version=4).cells[1].source
+    new = nbformat.v4.new_notebook()
+    new.cells = [nbformat.v4.new_markdown_cell("# 12 · Real compilers — 真实编译器")]
+    nbformat.write(new, str(tmp_path / "notebooks" / "12_real_compilers.ipynb"))
+    assert "12_real_compilers" not in before
+    after = course_home.home(tmp_path).cells[1].source
+    assert "| 12 | [Real compilers — 真实编译器](notebooks/12_real_compilers.ipynb) | — |" in after
+    assert "[problem set 02](exercises/02_hazards_and_reordering.ipynb)" in after
