@@ -188,7 +188,11 @@ def test_the_lectures_numbers_in_the_captions(gpt3_stepper):
     s.index = 7
     assert "fits</b> in one A100-80GB" in s.caption.value  # the first step that fits
     s.index = 12
-    assert "GiB of optimizer states in CPU memory" in s.caption.value
+    assert "GiB of gradients and optimizer states in CPU memory" in s.caption.value
+    assert "cost: gradients out, weights back over PCIe" in s.caption.value
+    s.index = 11
+    assert "cost: 1F1B bubble 78% = (p-1)/(m+p-1) = 7/9" in s.caption.value
+    assert "do the work of 910" in s.caption.value
 
 
 def test_totals_never_increase_but_a_part_may():

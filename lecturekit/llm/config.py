@@ -285,9 +285,10 @@ class ParallelConfig:
       flight) or ``"gpipe"`` (all m).
     - ``zero``: ZeRO stage 0-3 over the ``dp`` replicas (1 shards optimizer states, 2 also
       gradients, 3 also parameters).
-    - ``offload``: optimizer states (fp32 master weights and moments) live in CPU memory.
-    - ``sp``: Megatron sequence parallelism (shards the activations tensor parallelism leaves
-      replicated: LayerNorm and dropout inputs).
+    - ``offload``: ZeRO-Offload: gradients and optimizer states (fp32 master weights and
+      moments) live in CPU memory; the update runs on the CPU.
+    - ``sp``: Megatron sequence parallelism (shards the 10 sbh per layer tensor parallelism
+      leaves replicated: LayerNorm inputs 4, QKV and fc1 inputs 4, dropout masks 2).
     - ``recompute``: ``"none"``, ``"selective"`` (recompute attention's softmax part) or ``"full"``
       (keep only each layer's input).
     - ``flash``: flash attention (never materializes the s x s attention matrix).

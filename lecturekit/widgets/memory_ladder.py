@@ -17,6 +17,7 @@ from ..errors import ConfigError, LectureKitError
 from ..llm import hardware
 from ..llm.config import PRECISIONS, ModelConfig, ParallelConfig, Precision
 from ..llm.config import preset as find_preset
+from ..llm.costs import StepCost, technique_cost
 from ..llm.memory import CONSUMERS, GIB, MemoryReport, memory_report
 
 #: the degrees of the chapter's section 6: 64 data-parallel replicas, 8-way tensor and pipeline
@@ -34,6 +35,8 @@ class LadderStep:
     precision: Precision
     report: MemoryReport  #: ``memory_report(model, parallel, precision)``
     note: str = ""  #: one sentence on what the technique does (plain text)
+    #: what the step costs against the step before (extra FLOPs, communication, bubble)
+    cost: StepCost | None = None
 
 
 def _largest_valid(model: ModelConfig, limit: int, make) -> int:
@@ -132,7 +135,8 @@ def default_ladder(
         add(
             f"+ tensor parallel ×{tp}",
             f"weight matrices and most activations split over {tp} GPUs (Megatron-LM); "
-            f"LayerNorm and dropout inputs stay replicated",
+            f"10 sbh per layer stay replicated (LayerNorm inputs, QKV and fc1 inputs, dropout "
+            f"masks)",
             tp=tp,
         )
         add(
@@ -167,7 +171,7 @@ def default_ladder(
         )
     add(
         "+ CPU offload",
-        "ZeRO-Offload: the optimizer states and the update move to the CPU",
+        "ZeRO-Offload: the gradients, the optimizer states and the update move to the CPU",
         offload=True,
     )
     return steps
@@ -269,12 +273,15 @@ def memory_ladder(
         rungs = _custom_steps(steps)
         where = [f"steps[{i}] ({r[0]!r})" for i, r in enumerate(rungs)]
     ladder = []
+    prev = None
     for at, (label, parallel, prec, note) in zip(where, rungs, strict=True):
         try:
             report = memory_report(model, parallel, prec)
+            cost = technique_cost(model, parallel, prev)
         except LectureKitError as exc:
             raise ConfigError(f"{at}: {exc}") from exc
-        ladder.append(LadderStep(label, parallel, prec, report, note))
+        ladder.append(LadderStep(label, parallel, prec, report, note, cost))
+        prev = parallel
     return ladder
 
 
@@ -315,7 +322,9 @@ def step_caption(ladder: list[LadderStep], i: int, gpu: str | hardware.GPU = "A1
         if changed:
             memory += " (" + "; ".join(changed) + " GiB)"
     if r.cpu:
-        memory += f"; {gib(r.cpu)} GiB of optimizer states in CPU memory"
+        memory += f"; {gib(r.cpu)} GiB of gradients and optimizer states in CPU memory"
+    if step.cost is not None and i > 0:
+        memory += f"<br>cost: {html.escape(step.cost.text)}"
     if r.fits(g):
         fit = (
             f"<b style='color:#1a7f37'>fits</b> in one {g.name} ({g.memory_gib:.0f} GiB), "
