@@ -337,3 +337,57 @@ def test_torch_action_objects_are_read_directly():
     text = format_torch(run)
     again = S._Action.from_str(text.split()[2])
     assert str(again) == to_torch(run)[0][0]
+
+
+# -- the command line ------------------------------------------------------------------------------
+
+
+def _cli(capsys, *args):
+    from lecturekit.cli import main
+
+    code = main(["parallel", "pipeline", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_import_and_new_schedules(capsys, tmp_path):
+    import json
+
+    f = tmp_path / "zbv.txt"
+    ours = pipeline_schedule("zb-v", 4, 8, tf=2, tb=2, tw=2)
+    f.write_text(format_torch(ours) + "\n")
+    code, out, _ = _cli(capsys, "--import", str(f), "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert d["makespan"] == ours.makespan == 51 and d["p"] == 4 and d["v"] == 2
+    code, out, _ = _cli(capsys, "--schedule", "zb-v", "-p", "4", "-m", "8", "--json")
+    assert code == 0 and json.loads(out)["closed_form_makespan"] == 51
+    code, out, _ = _cli(capsys, "--schedule", "looped-bfs", "-p", "4", "-m", "8")
+    assert code == 0 and "makespan 57" in out
+    code, out, _ = _cli(capsys, "--schedule", "gpipe", "--gpipe-backward", "oldest", "--json")
+    assert code == 0 and json.loads(out)["devices"][0]["ops"][8]["op"] == "B1"
+    code, out, _ = _cli(
+        capsys, "--schedule", "interleaved", "-p", "4", "-m", "4", "--all-forwards-first"
+    )
+    assert code == 0 and "peak micro-batches in flight per device: 4, 4, 4, 4" in out
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (None, "cannot read the order file"),
+        ("rank 0: 0F0 0Q\n", "'0Q' is not an action"),
+        ("rank 0: 0F0 0B0\nrank 1: 1B0 1F0\n", "deadlock|wait"),
+    ],
+)
+def test_cli_bad_import_exits_2_with_one_line(capsys, tmp_path, content, message):
+    import re
+
+    f = tmp_path / "order.txt"
+    if content is not None:
+        f.write_text(content)
+    code, _, err = _cli(capsys, "--import", str(f))
+    assert code == 2 and re.search(message, err, re.IGNORECASE)
+    assert "Traceback" not in err
+    code, _, err = _cli(capsys, "--schedule", "dualpipev", "-p", "4", "-m", "6")
+    assert code == 2 and "at least 2p = 8" in err

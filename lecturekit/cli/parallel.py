@@ -30,7 +30,7 @@ from ..llm.planner import MAX_GPUS, MAX_GPUS_PER_NODE, MAX_LAYOUT_GPUS
 
 _SCHEDULE_HELP = (
     "naive, gpipe, pipedream, 1f1b (= dapple), 1f1b-eager (the 2023 slide's figure), "
-    "interleaved, zb-h1, zb-h2"
+    "interleaved, zb-h1, zb-h2, looped-bfs, zb-v (V placement), dualpipev (V placement)"
 )
 
 
@@ -87,13 +87,41 @@ def register(sub) -> None:
         "--v",
         type=_int(1, 64),
         default=None,
-        help="model chunks per device, interleaved only, 1..64 (default 2 for interleaved)",
+        help="model chunks per device, interleaved and looped-bfs only, 1..64 (default 2 for "
+        "them; zb-v and dualpipev always place 2 per device in a V)",
     )
     dur = _int(0, MAX_DURATION)
-    pp.add_argument("--tf", type=dur, help="forward time T_F (default 1; v for interleaved)")
+    pp.add_argument(
+        "--tf",
+        type=dur,
+        help="forward time T_F (default 1; v for interleaved, looped-bfs, zb-v, dualpipev)",
+    )
     pp.add_argument("--tb", type=dur, help="backward (input-gradient) time T_B (default: as T_F)")
     pp.add_argument("--tw", type=dur, help="weight-gradient time T_W (default: as T_F)")
     pp.add_argument("--comm", type=dur, default=0, help="latency between devices (default 0)")
+    pp.add_argument(
+        "--gpipe-backward",
+        choices=("newest", "oldest"),
+        default="newest",
+        help="GPipe's backward order: newest micro-batch first as in the GPipe figure, or "
+        "oldest first as PyTorch's ScheduleGPipe (default newest)",
+    )
+    pp.add_argument(
+        "--all-forwards-first",
+        action="store_true",
+        help="interleaved with m = p: every forward first, as Megatron-LM before late 2024 "
+        "(default: off, interleave from the start as current Megatron-LM and PyTorch)",
+    )
+    pp.add_argument(
+        "--import",
+        dest="import_file",
+        metavar="FILE",
+        default=None,
+        help="evaluate an order in PyTorch's pipelining notation instead of --schedule: one "
+        "rank a line (0F0 0F1 1I0 0W2 ...), PyTorch's CSV or its printed grid; p, m, stages "
+        "and placement come from the file; durations default to the stages per rank "
+        "(default: none)",
+    )
     pp.add_argument(
         "--compare", action="store_true", help="run every schedule, print a table (default: off)"
     )
@@ -241,7 +269,12 @@ def _default_durations(args) -> None:
     chunks then takes one time unit)."""
     from ..llm.pipeline_parallel import resolve_schedule
 
-    chunked = args.compare or resolve_schedule(args.schedule) == "interleaved"
+    chunked = args.compare or resolve_schedule(args.schedule) in (
+        "interleaved",
+        "looped-bfs",
+        "zb-v",
+        "dualpipev",
+    )
     unit = (args.v or 2) if chunked else 1
     for k in ("tf", "tb", "tw"):
         if getattr(args, k) is None:
@@ -252,6 +285,18 @@ def run_pipeline(args) -> int:
     from ..llm.pipeline_parallel import compare_schedules, pipeline_schedule
     from ..viz.timeline import timeline_text
 
+    if getattr(args, "import_file", None):
+        run = _imported(args)
+        if args.json:
+            _print_json(run.to_dict())
+            return 0
+        print(timeline_text(run))
+        print(f"makespan {run.makespan} (lower bounds: {run.lower_bounds}), ideal {run.ideal}")
+        print(
+            "peak micro-batches in flight per device: "
+            + ", ".join(str(x) for x in run.summary()["peak_in_flight"])
+        )
+        return 0
     _default_durations(args)
 
     if args.compare:
@@ -270,7 +315,16 @@ def run_pipeline(args) -> int:
             print(f"{r.name:<12}{r.makespan:>9}{r.bubble_fraction:>8.1%}   {peaks}")
         return 0
     run = pipeline_schedule(
-        args.schedule, args.p, args.m, args.v, args.tf, args.tb, args.tw, args.comm
+        args.schedule,
+        args.p,
+        args.m,
+        args.v,
+        args.tf,
+        args.tb,
+        args.tw,
+        args.comm,
+        gpipe_backward=args.gpipe_backward,
+        all_forwards_first=args.all_forwards_first,
     )
     if args.json:
         _print_json(run.to_dict())
@@ -290,6 +344,24 @@ def run_pipeline(args) -> int:
     if run.note:
         print(f"note: {run.note}")
     return 0
+
+
+def _imported(args):
+    """``--import FILE``: PyTorch's action notation, evaluated on the core."""
+    from ..errors import ScheduleError
+    from ..llm.pipeline_parallel import Timing
+    from ..llm.torch_pipelining import import_torch, read_torch_file
+
+    if args.compare:
+        raise ScheduleError("--import evaluates one order: it cannot be combined with --compare")
+    order = read_torch_file(args.import_file)
+    timing = None
+    if args.tf is not None or args.tb is not None or args.tw is not None:
+        tf = args.tf if args.tf is not None else (args.tb or args.tw)
+        tb = args.tb if args.tb is not None else tf
+        tw = args.tw if args.tw is not None else tf
+        timing = Timing(tf, tb, tw, args.comm)
+    return import_torch(order, timing, name=f"import {args.import_file}", comm=args.comm)
 
 
 def _check_compare(args) -> None:

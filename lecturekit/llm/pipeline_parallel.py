@@ -714,7 +714,11 @@ class PipelineRun:
                 "sync": self.sync,
                 "steady_bubble_fraction": self.steady_bubble_fraction,
                 "lower_bounds": self.lower_bounds,
-                "closed_form_makespan": closed_form(self.name, self.p, self.m, self.v, self.timing),
+                "closed_form_makespan": (
+                    closed_form(self.name, self.p, self.m, self.v, self.timing)
+                    if self.name in ALL_SCHEDULES
+                    else None  # a hand-written or imported order
+                ),
                 "note": self.note,
                 "devices": [
                     {"device": k, "busy": self.busy(k), "idle": self.idle(k), "ops": ops}
