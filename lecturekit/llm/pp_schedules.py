@@ -26,7 +26,13 @@ The rules, for ``p`` devices (stages) and ``m`` micro-batches:
     Forwards go through the chunks in groups of ``p`` micro-batches (chunk 0 for micro-batches
     1..p, chunk 1 for 1..p, ...), backwards through the chunks in reverse; a warm-up of
     ``2 (p - d - 1) + (v - 1) p`` forwards, then 1F1B, then cool-down, exactly as Megatron-LM's
-    ``forward_backward_pipelining_with_interleaving``. Needs ``m`` a multiple of ``p``.
+    ``forward_backward_pipelining_with_interleaving`` and PyTorch's ``ScheduleInterleaved1F1B``,
+    for every ``m >= p`` (with ``m = p`` too: the old all-forwards-first order is an option).
+    Needs ``m`` a multiple of ``p`` (or of the round size ``group``).
+``looped_bfs``, ``zb_v``, ``dualpipe_v`` (the second edition)
+    looped BFS on the loop placement; ZB-V and DualPipeV on the V placement (device ``d`` holds
+    stages ``d`` and ``2p - 1 - d``): see each function. All three give the same op lists as
+    PyTorch's ``ScheduleLoopedBFS``, ``ScheduleZBVZeroBubble`` and ``ScheduleDualPipeV``.
 ``zb_h1`` (Qi et al. 2023, "Zero Bubble Pipeline Parallelism", handcrafted schedule 1)
     the backward is split into ``B`` (input gradient, on the critical path) and ``W`` (weight
     gradient, needed by nobody but the optimizer). Stage ``s`` runs 1F1B's warm-up, then
