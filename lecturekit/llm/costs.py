@@ -105,8 +105,9 @@ def technique_cost(
         if cur.sp and prev.tp == cur.tp:
             notes.append("same communication as tensor parallelism (reduce-scatter + all-gather)")
         else:
+            what = "4 reduce-scatters + 4 all-gathers" if cur.sp else "4 all-reduces"
             notes.append(
-                f"4 all-reduces per layer on the critical path: {per_step / 2**30:,.0f} GiB sent "
+                f"{what} per layer on the critical path: {per_step / 2**30:,.0f} GiB sent "
                 f"per GPU per step"
             )
     world = cur.world_size

@@ -11,6 +11,9 @@ V100   2017  16/32 GB  $4392 (16GB)
 P100   2016  16GB      $557
 =====  ====  ========  ================
 
+One year on the slide is wrong: the H100 was announced in March 2022 and shipped from the autumn
+of 2022, so ``year`` is 2022 here; the other years are launch years too.
+
 Each memory size becomes its own entry (``A100-40GB``, ``A100-80GB``, ...); the price is only known
 for the size the slide names (``None`` otherwise).
 
@@ -77,7 +80,7 @@ _P100 = "NVIDIA Tesla P100 datasheet (SXM2)"
 GPUS: dict[str, GPU] = {
     g.name: g
     for g in [
-        GPU("H100-80GB", 2023, 80 * GIB, 36550, 989.5e12, 67e12, 3.35e12, True, _H100),
+        GPU("H100-80GB", 2022, 80 * GIB, 36550, 989.5e12, 67e12, 3.35e12, True, _H100),
         GPU("A100-40GB", 2020, 40 * GIB, 9745, 312e12, 19.5e12, 1.555e12, True, _A100),
         GPU("A100-80GB", 2020, 80 * GIB, None, 312e12, 19.5e12, 2.039e12, True, _A100),
         GPU("V100-16GB", 2017, 16 * GIB, 4392, 125e12, 15.7e12, 0.9e12, False, _V100),
