@@ -367,7 +367,11 @@ class Session:
             preexec_fn=limiter(budget),
         )
         self.buffer = b""
-        self.request({}, 120, send_it=False)  # wait for "ready"
+        try:
+            self.request({}, 120, send_it=False)  # wait for "ready"
+        except BaseException:
+            self.close()
+            raise
 
     def request(self, message: dict, timeout: float, send_it: bool = True) -> dict:
         if send_it:
@@ -502,7 +506,7 @@ class Remote:
 
     def __call__(self, *args, **kwargs):
         job = self.job
-        left = job.deadline - time.monotonic()
+        left = job.left
         if left <= 0:
             raise TimeoutError(f"{job.question} ran out of its {job.question_timeout:g}s")
         session = job.calls.start()
@@ -512,17 +516,19 @@ class Remote:
             payload = job.calls.pack(args, kwargs)
         except Exception as exc:  # noqa: BLE001
             raise TypeError(f"cannot pass these arguments to {self.name}: {exc}") from None
+        began = time.monotonic()
         try:
             reply = session.request(
                 {"op": "call", "name": self.name, "args": payload, "timeout": left}, left + GRACE
             )
         except SandboxGone:
             job.calls.drop()
-            job.deadline = 0
+            job.left = job.timed_out = 0
             raise TimeoutError(f"{job.question} ran out of its {job.question_timeout:g}s") from None
+        job.left -= time.monotonic() - began
         if "raise" in reply:
             if reply.get("timeout"):
-                job.deadline = 0
+                job.left = job.timed_out = 0
             message = str(reply["raise"])[:2000]
             if " may not use " in message:
                 job.forbidden_used.setdefault(job.question, message.split(": ", 1)[-1])
@@ -544,7 +550,8 @@ class Job:
         self.notes: list[str] = []
         self.errors = 0
         self.question = ""
-        self.deadline = 0.0
+        self.left = 0.0  # seconds the current question may still spend in the sandbox
+        self.timed_out: int | None = None
         self.forbidden_used: dict[str, str] = {}
 
     def note(self, text: str) -> None:
@@ -623,9 +630,9 @@ def _trusted_tests(plan: dict, job: Job, values: dict, function_names: list[str]
         env.update(values)
         env.update(remotes)
         job.question = q["name"]
-        job.deadline = time.monotonic() + job.question_timeout
+        job.left, job.timed_out = job.question_timeout, None
         scores[q["name"]] = run_ok_test(q["tests"], env)
-        if job.deadline == 0:
+        if job.timed_out == 0:
             job.note(f"{q['name']} timed out after {job.question_timeout:g}s")
     return scores
 
