@@ -188,10 +188,20 @@ def _source_file(source: str | Path, tmp: str) -> str:
 
 
 def clang_command(
-    schedule: bool = True, unroll: bool = True, cpu: str = "sifive-u74", opt: str = "-O2"
+    schedule: bool = True,
+    unroll: bool = True,
+    cpu: str = "sifive-u74",
+    opt: str = "-O2",
+    target: str = "riscv64",
 ) -> list[str]:
     """The clang flags :func:`compile_c` uses (without the input and output)."""
-    cmd = ["--target=riscv64-unknown-elf", "-march=rv64gc", f"-mcpu={cpu}", opt, "-S"]
+    if target == "riscv64":
+        cmd = ["--target=riscv64-unknown-elf", "-march=rv64gc", f"-mcpu={cpu}", opt, "-S"]
+    elif target == "x86_64":  # scalar code, so the loop is the lecture's loop, not SIMD
+        cmd = ["--target=x86_64-linux-gnu", f"-march={cpu}", opt, "-S", "-fno-vectorize"]
+        cmd += ["-fno-slp-vectorize", "-fno-asynchronous-unwind-tables"]
+    else:
+        raise LectureKitError(f"target must be riscv64 or x86_64, got {target!r}")
     cmd.append("-funroll-loops" if unroll else "-fno-unroll-loops")
     if not schedule:  # both machine schedulers off: before and after register allocation
         cmd += ["-mllvm", "-enable-misched=false", "-mllvm", "-enable-post-misched=false"]
@@ -204,25 +214,29 @@ def compile_c(
     unroll: bool = True,
     cpu: str = "sifive-u74",
     opt: str = "-O2",
+    target: str = "riscv64",
 ) -> Compiled:
     """Compile C (text, or a path ending in .c) for RV64GC with clang and return the assembly.
 
     ``cpu`` is the core clang tunes and schedules for (``sifive-u74``: LLVM's SiFive7 model;
     ``rocket-rv64``; ``generic-rv64`` has no scheduling model). ``schedule=False`` turns off
-    both machine schedulers, ``unroll=False`` passes ``-fno-unroll-loops``.
+    both machine schedulers, ``unroll=False`` passes ``-fno-unroll-loops``. ``target="x86_64"``
+    (with e.g. ``cpu="skylake"``) compiles scalar x86-64 code for llvm-mca's out-of-order models.
     """
     if opt not in ("-O0", "-O1", "-O2", "-O3", "-Os"):
         raise LectureKitError(f"opt must be one of -O0 -O1 -O2 -O3 -Os, got {opt!r}")
     clang = find_tool("clang")
     with tempfile.TemporaryDirectory() as tmp:
         src = _source_file(source, tmp)
-        cmd = [clang, *clang_command(schedule, unroll, cpu, opt), src, "-o", "-"]
-        proc = _run(cmd, "clang")
-    shown = ["clang", *clang_command(schedule, unroll, cpu, opt), Path(src).name]
+        flags = clang_command(schedule, unroll, cpu, opt, target)
+        proc = _run([clang, *flags, src, "-o", "-"], "clang")
+    shown = ["clang", *flags, Path(src).name]
     return Compiled(proc.stdout, shown, schedule, unroll)
 
 
-def compile_gcc(source: str | Path, schedule: bool = True, opt: str = "-O2") -> Compiled:
+def compile_gcc(
+    source: str | Path, schedule: bool = True, unroll: bool = False, opt: str = "-O2"
+) -> Compiled:
     """Compile C for RV64GC with GCC; ``schedule`` toggles ``-fschedule-insns`` (before register
     allocation) and ``-fschedule-insns2`` (after). ``-mtune=sifive-7-series`` gives GCC the
     U74's pipeline description."""
@@ -233,11 +247,12 @@ def compile_gcc(source: str | Path, schedule: bool = True, opt: str = "-O2") -> 
         if schedule
         else ["-fno-schedule-insns", "-fno-schedule-insns2"]
     )
+    flags += ["-funroll-loops"] if unroll else []
     flags += ["-fno-asynchronous-unwind-tables", "-fno-ident"]
     with tempfile.TemporaryDirectory() as tmp:
         src = _source_file(source, tmp)
         proc = _run([gcc, *flags, src, "-o", "-"], "gcc")
-    return Compiled(proc.stdout, [Path(gcc).name, *flags, Path(src).name], schedule, False)
+    return Compiled(proc.stdout, [Path(gcc).name, *flags, Path(src).name], schedule, unroll)
 
 
 # -- cutting blocks out of assembly ----------------------------------------------------------
@@ -334,6 +349,7 @@ class McaResult:
     retired: list[int]
     dispatch_width: int
     command: list[str] = field(default_factory=list)
+    iterations: int = 1
 
     def to_dict(self) -> dict:
         return {k: v for k, v in self.__dict__.items()}
@@ -363,8 +379,8 @@ def parse_mca_json(text: str, cpu: str = "?") -> McaResult:
     except (json.JSONDecodeError, KeyError, IndexError, TypeError) as exc:
         raise ToolFailedError(f"cannot read llvm-mca's JSON output: {exc}") from None
     n = len(names)
-    if summary.get("Iterations", 1) != 1 or len(timeline) < n:
-        raise ToolFailedError("expected llvm-mca output for one iteration with a timeline")
+    if len(timeline) < n:
+        raise ToolFailedError("expected llvm-mca output with a timeline (-timeline)")
     return McaResult(
         cpu=cpu,
         cycles=int(summary["TotalCycles"]),
@@ -375,23 +391,29 @@ def parse_mca_json(text: str, cpu: str = "?") -> McaResult:
         executed=[int(t["CycleExecuted"]) for t in timeline[:n]],
         retired=[int(t["CycleRetired"]) for t in timeline[:n]],
         dispatch_width=int(summary["DispatchWidth"]),
+        iterations=int(summary.get("Iterations", 1)),
     )
 
 
-def run_mca(block: str, cpu: str = "rocket-rv64", triple: str = "riscv64") -> McaResult:
-    """Run llvm-mca on one iteration of ``block`` (labels, comments and directives are dropped)
-    and return its timeline. ``triple="x86_64"`` with e.g. ``cpu="skylake"`` times x86 code."""
+def run_mca(
+    block: str, cpu: str = "rocket-rv64", triple: str = "riscv64", iterations: int = 1
+) -> McaResult:
+    """Run llvm-mca on ``block`` (labels, comments and directives are dropped) and return its
+    timeline (the first iteration's) and total cycles. ``triple="x86_64"`` with e.g.
+    ``cpu="skylake"`` times x86 code on an out-of-order core."""
+    if not isinstance(iterations, int) or not 1 <= iterations <= 10_000:
+        raise LectureKitError(f"iterations must be an integer 1..10000, got {iterations!r}")
     mca = find_tool("llvm-mca")
     body = instructions_only(block)
     if not body.strip():
         raise LectureKitError("the block has no instructions for llvm-mca")
-    cmd = [mca, *mca_command(cpu, triple)]
+    cmd = [mca, *mca_command(cpu, triple, iterations)]
     proc = _run(cmd + ["-"], "llvm-mca", stdin=body)
     errors = [ln for ln in proc.stderr.splitlines() if "error:" in ln]
     if errors:  # llvm-mca drops instructions it cannot read and carries on: refuse that
         raise ToolFailedError("llvm-mca rejected the block: " + " | ".join(errors[:4]))
     result = parse_mca_json(proc.stdout, cpu)
-    result.command = ["llvm-mca", *mca_command(cpu, triple)]
+    result.command = ["llvm-mca", *mca_command(cpu, triple, iterations)]
     return result
 
 
@@ -527,6 +549,7 @@ def explain(c: Comparison) -> list[Difference]:
     for s in c.sim.stalls:
         stalls.setdefault(s.index, s)
     before = 0
+    seen: set[str] = set()  # a latency difference is named once per opcode
     for r in rows:
         k = r["index"]
         shift = r["mca_issue"] - r["lk_issue"]
@@ -536,13 +559,10 @@ def explain(c: Comparison) -> list[Difference]:
         elif shift < before:
             cause = _lk_later(c, k, rows, stalls)
         elif r["mca_latency"] != r["lk_latency"] and r["lk_done"] - r["mca_done"] != 0:
-            cause = (
-                "latency",
-                f"{r['text']}: LLVM latency {r['mca_latency']}, lecturekit's {r['class']} "
-                f"class {r['lk_latency']}",
-            )
-        if cause is not None:
+            cause = _latency_text(c.program[k].opcode, r)
+        if cause is not None and not (cause[0] == "latency" and cause[1] in seen):
             out.append(Difference(k, *cause))
+            seen.add(cause[1])
         before = shift
     if not out and c.sim.cycles != c.mca.cycles:
         out.append(Difference(len(rows) - 1, "other", "same issue cycles, different end"))
@@ -560,14 +580,18 @@ def _raw_ready(c: Comparison, k: int, rows, which: str) -> int:
     return best
 
 
-def _latency_cause(rows, k):
+def _latency_text(opcode: str, r) -> tuple[str, str]:
+    return (
+        "latency",
+        f"{opcode}: LLVM latency {r['mca_latency']}, lecturekit's {r['class']} class "
+        f"{r['lk_latency']}",
+    )
+
+
+def _latency_cause(rows, k, program=None):
     for x in rows[: k + 1]:
         if x["mca_latency"] != x["lk_latency"]:
-            return (
-                "latency",
-                f"{x['text']}: LLVM latency {x['mca_latency']}, lecturekit's {x['class']} class "
-                f"{x['lk_latency']}",
-            )
+            return _latency_text(x["text"].split()[0], x)
     return None
 
 
@@ -581,9 +605,9 @@ def _mca_later(c: Comparison, k: int, rows) -> tuple[str, str] | None:
         ):
             return (
                 "write-back order",
-                f"{r['text']} (latency {r['mca_latency']}) waits in llvm-mca until its result "
-                f"is written after that of I{who['index'] + 1} {who['text']} (latency "
-                f"{who['mca_latency']})",
+                f"{r['text']} (latency {r['mca_latency']}) waits in llvm-mca so that it "
+                f"completes no earlier than I{who['index'] + 1} {who['text']} (latency "
+                f"{who['mca_latency']}): write-back in program order",
             )
     width = c.mca.dispatch_width
     prev = rows[k - 1]["mca_issue"] if k else 0
@@ -617,6 +641,90 @@ def _lk_later(c: Comparison, k: int, rows, stalls) -> tuple[str, str] | None:
             f"{r['text']} waits for {s.on} in lecturekit; llvm-mca assumes no aliasing",
         )
     return _latency_cause(rows, k)  # RAW, a unit, or in order: absorbed
+
+
+def llvm_inorder_issue(program, machine="rocket-rv64") -> list[int]:
+    """Issue cycles (from 1) under the rules of llvm-mca's in-order model (InOrderIssueStage),
+    with the preset's latencies: in order, at most ``issue_width`` a cycle, a reader waits the
+    writer's latency (RAW), **results are written back in program order** (an instruction
+    issues no earlier than ``max(older issue + latency) - its latency``), a non-pipelined unit is
+    busy for its latency; no WAW or memory rule. On a single-issue core this reproduces
+    llvm-mca's dispatch cycles where latencies match (tests/test_real.py checks it)."""
+    from .isa import parse
+    from .machine import get_machine
+
+    if isinstance(program, str):
+        program = parse(program, notation="riscv")
+    m = get_machine(machine)
+    issue: list[int] = []
+    ready: dict[str, int] = {}
+    busy: dict[str, list[tuple[int, int]]] = {}
+    last_wb = 0
+    for ins in program:
+        t = m.timing(ins.op_class)
+        lat = t.execute_cycles
+        c = max([issue[-1] if issue else 1] + [ready.get(r, 1) for r in ins.reads()])
+        c = max(c, last_wb - lat)
+        while True:
+            same = sum(x == c for x in issue)
+            uses = [(a, b) for a, b in busy.get(t.unit, []) if a <= c < b]
+            if same < m.issue_width and len(uses) < m.units[t.unit]:
+                break
+            c += 1
+        issue.append(c)
+        busy.setdefault(t.unit, []).append((c, c + (1 if t.pipelined else lat)))
+        for r in ins.writes():
+            ready[r] = c + lat
+        last_wb = max(last_wb, c + lat)
+    return issue
+
+
+# -- saved outputs, so a chapter reads the same without LLVM ---------------------------------
+
+SAVED_DIR = Path(__file__).parent / "data" / "real"
+
+
+def saved_or_live(name: str, compute, tools=("clang", "llvm-mca"), store: str = "chapter12"):
+    """``compute()`` when ``tools`` are installed, else the result saved under ``name`` in
+    ``lecturekit/data/real/STORE.json`` (so a chapter reads the same without LLVM). With
+    ``LECTUREKIT_SAVE_REAL=1`` in the environment a live result is saved. Results are plain
+    JSON data (text, numbers, McaResult.to_dict())."""
+    path = SAVED_DIR / f"{store}.json"
+    saved = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    if have(*tools):
+        value = json.loads(json.dumps(compute()))
+        if os.environ.get("LECTUREKIT_SAVE_REAL"):
+            saved[name] = value
+            text = json.dumps(saved, indent=1, sort_keys=True, ensure_ascii=False)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text + "\n", encoding="utf-8")
+        return value
+    if name not in saved:
+        find_tool(next(t for t in tools if not have(t)))  # raises, saying what to install
+    return saved[name]
+
+
+def draw_comparison(c: Comparison, ax=None, title: str | None = None):
+    """Each instruction's issue-to-result bar in lecturekit (top) and llvm-mca (below it)."""
+    import matplotlib.pyplot as plt
+
+    rows = c.rows()
+    if ax is None:
+        _, ax = plt.subplots(figsize=(9, 0.32 * len(rows) + 1.2))
+    for r in rows:
+        y = r["index"]
+        ax.barh(y - 0.18, r["lk_done"] - r["lk_issue"], left=r["lk_issue"], height=0.34,
+                color="#4c72b0", label="lecturekit" if y == 0 else None)  # fmt: skip
+        ax.barh(y + 0.18, r["mca_done"] - r["mca_issue"], left=r["mca_issue"], height=0.34,
+                color="#dd8452", label="llvm-mca" if y == 0 else None)  # fmt: skip
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels([f"I{r['index'] + 1} {r['text']}" for r in rows], fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel("cycle (issue → result ready)")
+    lk, mca = c.cycles
+    ax.set_title(title or f"{c.preset}: lecturekit {lk} cycles, llvm-mca {mca}", fontsize=9)
+    ax.legend(loc="upper right", fontsize=8)
+    return ax
 
 
 # -- random blocks and the class where the models coincide ---------------------------------
@@ -700,14 +808,17 @@ __all__ = [
     "compile_c",
     "coinciding",
     "compile_gcc",
+    "draw_comparison",
     "explain",
     "find_tool",
     "function_body",
     "functions",
     "have",
     "instructions_only",
+    "llvm_inorder_issue",
     "loop_body",
     "parse_mca_json",
     "random_block",
+    "saved_or_live",
     "run_mca",
 ]

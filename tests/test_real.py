@@ -304,6 +304,31 @@ def test_coinciding_class_agrees_with_llvm_mca_on_random_blocks():
         assert in_class >= 5, (cpu, in_class)
 
 
+def test_llvm_inorder_rules_reproduce_llvm_mca_on_rocket():
+    """lecturekit's latencies plus llvm-mca's in-order rules (write-back in program order, no
+    WAW or memory rule) give llvm-mca's dispatch cycles on Rocket, block for block: the named
+    differences are the whole difference."""
+    need("llvm-mca")
+    checked = 0
+    for seed in range(60):
+        c = real.compare(real.random_block(seed), "rocket-rv64")
+        if any(r["mca_latency"] != r["lk_latency"] for r in c.rows()):
+            continue
+        checked += 1
+        assert real.llvm_inorder_issue(c.program, "rocket-rv64") == [
+            r["mca_issue"] for r in c.rows()
+        ], (seed, c.table())
+    assert checked >= 50
+
+
+def test_llvm_inorder_rules_offline():
+    block = real.instructions_only(real.loop_body(DAXPY, "daxpy"))
+    mca = saved_mca("rocket-rv64")
+    assert real.llvm_inorder_issue(block, "rocket-rv64") == [d + 1 for d in mca.dispatch]
+    issue = real.llvm_inorder_issue("mul a0, a1, a2\nadd a3, a4, a5\nadd a6, a3, a3\n")
+    assert issue == [1, 4, 5]  # the add waits until it writes back after the mul (cycle 5)
+
+
 def test_random_blocks_are_deterministic_integer_code():
     a, b = real.random_block(3), real.random_block(3)
     assert a == b and 5 <= len(a.splitlines()) <= 40
