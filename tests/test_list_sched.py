@@ -9,12 +9,16 @@ from hypothesis import strategies as st
 from lecturekit.core import Edge, Graph, Operation, Reservation, evaluate, verify
 from lecturekit.core.bounds import lower_bound
 from lecturekit.core.list_sched import (
+    MORE_PRIORITIES,
     PRIORITIES,
     compare_priorities,
+    improved_schedule,
     list_schedule,
     list_schedule_trace,
     ready_frames,
     resolve_priority,
+    resource_heights,
+    right_justify,
 )
 from lecturekit.core.optimal import optimal_schedule
 from lecturekit.deps import analyze
@@ -256,3 +260,143 @@ def test_loop_carried_edges_are_ignored_for_one_iteration():
     s = list_schedule(g)
     assert s.start == [1, 3]
     assert optimal_schedule(g).length == s.length
+
+
+# --- Beyond the lecture (issue 17): tie-breaking, bottleneck, lookahead, improved heuristic ---
+
+#: issue 17's minimal witnesses: the classic height is one cycle over the optimum on each
+WITNESSES = [
+    (
+        "add $t5,$t3,$t3\nadd $t6,$t6,$t4\nsub $t7,$t3,$t6\nmul $t4,$t1,$t9\nsub $t3,$t5,$t7",
+        "lecture",
+    ),
+    (
+        "add $t0,$t1,$t5\nmul $t7,$t1,$t9\nsub $t7,$t7,$t7\nmul $t0,$t7,$t4\nmul $t8,$t1,$t4",
+        "lecture",
+    ),
+    ("add $t1,$t2,$t5\nsub $t4,$t5,$t9\nmul $t2,$t4,$t3\nmul $t9,$t4,$t1", "dual"),
+]
+
+
+def test_the_classic_priorities_stay_as_taught():
+    assert list(PRIORITIES) == ["height", "successors", "descendants", "noninterfering", "original"]
+    assert set(MORE_PRIORITIES) == {"height_descendants", "bottleneck"}
+    assert not set(PRIORITIES) & set(MORE_PRIORITIES)
+
+
+@pytest.mark.parametrize(("text", "machine"), WITNESSES)
+def test_improved_heuristic_schedules_the_witnesses_optimally(text, machine):
+    dg = analyze(text, machine)
+    best = optimal_schedule(dg)
+    assert best.info["proven_optimal"]
+    assert list_schedule(dg, "height").length == best.length + 1  # the issue's finding
+    s, steps = improved_schedule(dg, trace=True)
+    verify(dg.graph, s)
+    assert s.length == best.length and s.algorithm == "list:improved"
+    assert min(s.info["candidates"].values()) == s.length
+    assert steps[-1].start == dict(enumerate(s.start))  # the winner's own trace
+    assert evaluate(dg.graph, s.order).length <= s.length
+
+
+def test_lookahead_holds_the_multiply_back_for_the_more_urgent_instruction():
+    """Witness 1: in cycle 4 only the non-pipelined mul I4 is ready; the classic scheduler
+    issues it, and its three ALU cycles block I3 (height 5, operands in cycle 5) until cycle 7.
+    With lookahead, cycle 4 is left idle ("held back: would block I3"), I3 goes in cycle 5 and
+    the block ends a cycle sooner (11 instead of 12, the optimum)."""
+    dg = analyze(WITNESSES[0][0], "lecture")
+    plain = list_schedule(dg, "height")
+    s, steps = list_schedule(dg, "height", lookahead=2, trace=True)
+    verify(dg.graph, s)
+    assert (plain.length, s.length) == (12, 11)
+    assert s.algorithm == "list:height+lookahead2" and s.info["lookahead"] == 2
+    held = [
+        (st.cycle, j, why)
+        for st in steps
+        for j, why in st.reasons.items()
+        if why.startswith("held back")
+    ]
+    assert held, "the trace says the mul was held back"
+    assert held[0] == (4, 3, "held back: would block I3 (height 5), ready in cycle 5")
+    assert s.start[2] == 5 and plain.start[2] == 7
+    # holding back never makes a schedule illegal, and hardware runs its order no slower
+    assert evaluate(dg.graph, s.order).length <= s.length
+
+
+def test_lookahead_zero_is_the_classic_scheduler(six):
+    assert list_schedule(six, "height", lookahead=0).start == list_schedule(six, "height").start
+    with pytest.raises(ScheduleError, match="lookahead"):
+        list_schedule(six, "height", lookahead=-1)
+    with pytest.raises(ScheduleError, match="lookahead"):
+        list_schedule(six, "height", lookahead=1.5)
+
+
+def test_height_descendants_breaks_height_ties_by_descendants():
+    # o0 and o1 have height 2; o1 has two descendants, o0 none below it but its own tail
+    g = Graph(
+        ops(["u", "u", "u", "u"]),
+        [Edge(1, 2, 1), Edge(1, 3, 1)],
+        units={"u": 1},
+        issue_width=1,
+    )
+    g.ops[0] = Operation("o0", reservations=(Reservation("u", 0, 1),), tail=2)
+    values = resolve_priority(g, "height_descendants")[1]
+    assert values[0][0] == values[1][0] == 2 and values[1][1] == 2 and values[0][1] == 0
+    s, steps = list_schedule_trace(g, "height_descendants")
+    verify(g, s)
+    assert steps[0].chosen == [1]
+    assert steps[0].reasons[1] == "highest height 2, 2 descendant(s)"
+    assert list_schedule(g, "height").order[0] == 0  # the classic one takes program order
+
+
+def test_bottleneck_priority_knows_the_busy_unit():
+    dg = analyze(WITNESSES[2][0], "dual")
+    assert list_schedule(dg, "height").length == 10
+    s = list_schedule(dg, "bottleneck")
+    verify(dg.graph, s)
+    assert s.length == optimal_schedule(dg).length == 9
+
+
+def test_resource_height_exceeds_height_when_a_unit_is_the_bottleneck():
+    # one load feeding four loads on dual's single memory port: the port, not latency, binds
+    text = "lw $t0, 0($s0)\n" + "".join(f"lw $t{k}, {4 * k}($t0)\n" for k in range(1, 5))
+    g = analyze(text, "dual").graph
+    from lecturekit.core.bounds import heights
+
+    assert resource_heights(g)[0] > heights(g)[0]
+
+
+def test_right_justify_keeps_the_length_and_is_legal(six):
+    s = list_schedule(six, "original")
+    late = right_justify(six.graph, s)
+    verify(six.graph, late)
+    assert max(late[i] + six.graph.ops[i].tail for i in range(6)) <= s.length
+    assert all(a >= b for a, b in zip(late, s.start, strict=True))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    size=st.integers(1, 12),
+    machine=st.sampled_from(["lecture", "classic5", "dual"]),
+    priority=st.sampled_from(["height_descendants", "bottleneck", "height"]),
+    lookahead=st.integers(0, 3),
+)
+def test_new_heuristics_are_legal_and_never_beat_the_optimum(
+    seed, size, machine, priority, lookahead
+):
+    prog = random_block(seed, size=size, opcodes=["add", "sub", "mul", "div", "lw", "sw", "addi"])
+    g = analyze(prog, machine).graph
+    s = list_schedule(g, priority, lookahead=lookahead)
+    verify(g, s)
+    placed = evaluate(g, s.order)
+    assert all(a <= b for a, b in zip(placed.start, s.start, strict=True))
+    best = optimal_schedule(g)
+    assert s.length >= best.length
+    imp = improved_schedule(g)
+    verify(g, imp)
+    assert best.length <= imp.length <= min(list_schedule(g, p).length for p in PRIORITIES)
+    # a resource height is a lower bound on what is left after an operation starts
+    rh = resource_heights(g)
+    assert all(best.start[i] + rh[i] <= best.length for i in range(len(g.ops)))
+    late = right_justify(g, imp)
+    verify(g, late)

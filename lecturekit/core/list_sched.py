@@ -38,6 +38,49 @@ Ties are always broken by the original order (the lower index first), and a trac
 when it happened. A user-supplied priority is a function ``f(graph, i) -> number`` (higher goes
 first).
 
+Beyond the lecture (``MORE_PRIORITIES``, the lookahead scheduler and :func:`improved_schedule`)
+-------------------------------------------------------------------------------------------
+The classic heuristics above stay as they are taught (``PRIORITIES`` holds exactly them). What
+the literature does better is offered under its own names, each traced like the others:
+
+``height_descendants`` -- documented tie-breaking
+    the height, then (among equal heights) the number of descendants, then program order. A
+    value is the pair ``(height, descendants)``; the trace says "height 8, 3 descendant(s)".
+``bottleneck`` -- a priority that knows the bottleneck unit (for multi-unit machines: ``dual``)
+    the *resource-constrained height* (the ``rheight`` of Langevin and Cerny / the backward
+    Rim-Jain bound): the cycles from the operation's issue until the block can end, counting
+    not only the longest latency path below it but also that its descendants must share the
+    issue slots and every unit. For each resource it is the relaxed one-resource bound
+    (:func:`~lecturekit.core.bounds.jackson_bound`) of the operation's descendants, each
+    released at its longest-path distance from the operation. Where a unit is the bottleneck
+    (the memory port of ``dual`` under a run of loads) this exceeds the height and those chains
+    go first. Ties: the height, then the load of the operation's unit (busy cycles per slot over
+    the block: the bottleneck unit's operations first), then descendants, then program order.
+``lookahead=W`` (``list_schedule(g, p, lookahead=W)``, algorithm ``list:<p>+lookahead<W>``)
+    a list scheduler that may leave a cycle idle. The classic one is *non-delay*: a ready
+    operation whose unit is free always issues. That is wrong when a more urgent operation is
+    about to be ready: a non-pipelined ``mul`` issued now holds the ALU for three cycles and
+    blocks a higher-priority ``add`` whose operands arrive next cycle. With lookahead, before
+    issuing a ready operation the scheduler looks at the operations whose predecessors are all
+    placed and whose operands arrive within the next ``W`` cycles; if one of them has a higher
+    priority and would fit in its arrival cycle, but would no longer fit with the candidate
+    placed now, the candidate is held back ("held back: would block I5 (height 9), ready in
+    cycle 4"), and a lower-priority operation that does not get in its way may go instead.
+:func:`improved_schedule` -- the improved heuristic (algorithm ``list:improved``)
+    the best of several list schedules (every priority above, with and without lookahead), then
+    forward-backward improvement (Li and Willis 1992; Valls et al. 2005's justification): the
+    best schedule is *right-justified* (each operation, latest first, moved as late as its
+    successors, units and issue slots allow without lengthening the block), and the latest
+    starts so found become a new priority (earliest latest start first) for another forward
+    pass; repeated while it helps. Everything stays polynomial (a bounded number of list
+    schedules), the winner is an ordinary list schedule with an ordinary trace, and
+    ``info["candidates"]`` lists each candidate's length. Last, when the block is still above
+    its lower bound, the *pilot method* (Duin and Voss 1999): at each choice the list scheduler
+    faces, every ready operation that fits is tried and the block completed greedily (with
+    ``height_descendants``, then with ``bottleneck``); the choice with the shortest completion
+    is taken. Its picks, as a priority (earlier pick first), replay as an ordinary list
+    schedule. At most n^2 greedy completions per pilot: still polynomial.
+
 The result is a :class:`~lecturekit.core.Schedule` of issue cycles that has passed
 :func:`~lecturekit.core.verify` (for a loop body: one iteration, loop-carried edges ignored).
 Its issue order, fed to in-order hardware (:func:`~lecturekit.core.evaluate` or
@@ -57,7 +100,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import ScheduleError
-from .bounds import _topo, as_graph, heights, lower_bound, one_iteration
+from .bounds import _topo, as_graph, heights, jackson_bound, lower_bound, one_iteration
 from .graph import Graph
 from .schedule import Schedule
 from .verify import verify
@@ -151,6 +194,129 @@ PRIORITIES: dict[str, Priority] = {
 }
 
 
+def _height_descendants(graph: Graph) -> list[tuple[int, int]]:
+    return list(zip(heights(graph), _descendant_counts(graph), strict=True))
+
+
+def _longest_from(graph: Graph, i: int, succs: dict[int, list[tuple[int, int]]], topo_pos):
+    """Longest-path distance from ``i`` to every operation reachable from it (``i`` itself: 0)."""
+    dist = {i: 0}
+    for j in sorted(_reachable(i, succs), key=topo_pos.__getitem__):
+        if j not in dist:
+            continue
+        for d, lat in succs.get(j, ()):
+            if dist.get(d, -1) < dist[j] + lat:
+                dist[d] = dist[j] + lat
+    return dist
+
+
+def _reachable(i: int, succs) -> set[int]:
+    seen = {i}
+    stack = [i]
+    while stack:
+        j = stack.pop()
+        for d, _ in succs.get(j, ()):
+            if d not in seen:
+                seen.add(d)
+                stack.append(d)
+    return seen
+
+
+def resource_heights(graph) -> list[int]:
+    """The resource-constrained height of every operation: a lower bound on the cycles from its
+    issue until the block can end, counting its latency paths (the height) *and* that it and
+    its descendants share the issue slots and each unit (one relaxed one-resource problem per
+    resource, each descendant released at its longest-path distance; see ``bottleneck``)."""
+    g = as_graph(graph)
+    h = heights(g)
+    succs: dict[int, list[tuple[int, int]]] = {}
+    for (src, d), lat in g.delays().items():
+        succs.setdefault(src, []).append((d, lat))
+    topo = _topo(g)
+    pos = {j: k for k, j in enumerate(topo)}
+    out = list(h)
+    for i in range(len(g.ops)):
+        if not succs.get(i):
+            continue
+        dist = _longest_from(g, i, succs, pos)
+        if g.issue_width is not None:
+            v = jackson_bound(((dist[j], h[j]) for j in dist), g.issue_width)
+            out[i] = max(out[i], v or 0)
+        jobs: dict[str, list[tuple[int, int]]] = {}
+        for j, dj in dist.items():
+            for r in g.ops[j].reservations:
+                for k in range(r.cycles):
+                    jobs.setdefault(r.unit, []).append((dj + r.offset + k, h[j] - r.offset - k))
+        for unit, lst in jobs.items():
+            v = jackson_bound(lst, g.units[unit])
+            out[i] = max(out[i], v or 0)
+    return out
+
+
+def _unit_loads(graph: Graph) -> list[float]:
+    """Per operation: the heaviest load (busy cycles per slot over the block) of the units it
+    uses, the issue slots counted as one more resource."""
+    busy: Counter = Counter()
+    for op in graph.ops:
+        for r in op.reservations:
+            busy[r.unit] += r.cycles
+    issue = len(graph.ops) / graph.issue_width if graph.issue_width else 0
+    out = []
+    for op in graph.ops:
+        loads = [busy[r.unit] / graph.units[r.unit] for r in op.reservations]
+        out.append(round(max(loads + [issue]), 3))
+    return out
+
+
+def _bottleneck(graph: Graph) -> list[tuple]:
+    return list(
+        zip(
+            resource_heights(graph),
+            heights(graph),
+            _unit_loads(graph),
+            _descendant_counts(graph),
+            strict=True,
+        )
+    )
+
+
+def _says_height_descendants(v: str) -> str:
+    h, d = v.split(", ")
+    return f"height {h}, {d} descendant(s)"
+
+
+def _says_bottleneck(v: str) -> str:
+    r, h, load, d = v.split(", ")
+    return f"resource height {r}, height {h}, unit load {load}, {d} descendant(s)"
+
+
+#: Priorities beyond the lecture's (see the module docstring). ``list_schedule`` accepts their
+#: names like those of ``PRIORITIES``; they are kept apart so that the lecture's tables, which
+#: compare ``PRIORITIES``, stay as they are taught.
+MORE_PRIORITIES: dict[str, Priority] = {
+    "height_descendants": Priority(
+        "height_descendants",
+        "the height, ties broken by descendants, then by program order",
+        _height_descendants,
+        _says_height_descendants,
+        lambda v: "highest " + _says_height_descendants(v),
+    ),
+    "bottleneck": Priority(
+        "bottleneck",
+        "resource-constrained height: the latency path below an operation and the work its "
+        "descendants put on the busiest unit or the issue slots; ties by height, then by the "
+        "load of the operation's unit, descendants, program order",
+        _bottleneck,
+        _says_bottleneck,
+        lambda v: "highest " + _says_bottleneck(v),
+    ),
+}
+
+
+def _all_priorities() -> dict[str, Priority]:
+    return {**PRIORITIES, **MORE_PRIORITIES}
+
+
 def _custom_says(v: str) -> str:
     return f"priority {v}"
 
@@ -165,12 +331,13 @@ def resolve_priority(
     """``(name, values, Priority)`` for a priority name or a function ``f(graph, i) -> number``."""
     g = as_graph(graph)
     if isinstance(priority, str):
-        if priority not in PRIORITIES:
+        known = _all_priorities()
+        if priority not in known:
             raise ScheduleError(
-                f"unknown priority {priority!r}; choose one of {', '.join(PRIORITIES)} "
+                f"unknown priority {priority!r}; choose one of {', '.join(known)} "
                 "(or pass a function f(graph, i) -> number)"
             )
-        p = PRIORITIES[priority]
+        p = known[priority]
         return p.name, list(p.compute(g)), p
     if not callable(priority):
         raise ScheduleError(
@@ -200,8 +367,15 @@ def _le(a: int | None, b: int) -> bool:
     return a is not None and a <= b
 
 
-def _fmt(v: float) -> str:
+def _fmt(v) -> str:
+    if isinstance(v, tuple):
+        return ", ".join(_fmt(x) for x in v)
     return str(int(v)) if float(v).is_integer() else f"{v:g}"
+
+
+def _rank(v) -> tuple:
+    """Sort key of a priority value (a number or a tuple compared left to right), best first."""
+    return tuple(-x for x in v) if isinstance(v, tuple) else (-v,)
 
 
 @dataclass
@@ -248,13 +422,25 @@ def _check_schedulable(g: Graph) -> None:
                 raise ScheduleError(f"{g.label(i)} reserves unit {r.unit} for {r.cycles} cycles")
 
 
+def _check_lookahead(lookahead) -> int:
+    if isinstance(lookahead, bool) or not isinstance(lookahead, int) or lookahead < 0:
+        raise ScheduleError(f"lookahead is a whole number of cycles >= 0, got {lookahead!r}")
+    return lookahead
+
+
 def list_schedule_trace(
-    graph, priority: str | Callable = "height"
+    graph, priority: str | Callable = "height", *, lookahead: int = 0, values=None
 ) -> tuple[Schedule, list[ListStep]]:
-    """List-schedule ``graph`` and return the schedule and one :class:`ListStep` per cycle."""
+    """List-schedule ``graph`` and return the schedule and one :class:`ListStep` per cycle.
+
+    ``lookahead`` (cycles, default 0: the classic non-delay scheduler) lets a ready operation
+    be held back when it would block a higher-priority operation arriving within that many
+    cycles (module docstring). ``values`` (internal) gives precomputed priority values for a
+    named priority."""
     g = as_graph(graph)
     _check_schedulable(g)
-    name, prio, how = resolve_priority(g, priority)
+    lookahead = _check_lookahead(lookahead)
+    name, prio, how = resolve_priority(g, priority) if values is None else values
     n = len(g.ops)
     delays = g.delays()
     preds: dict[int, list[tuple[int, int]]] = {j: [] for j in range(n)}
@@ -269,6 +455,7 @@ def list_schedule_trace(
     horizon = (
         g.earliest
         + 1
+        + lookahead * n
         + sum(
             max([lat for _, lat in preds[j]], default=0)
             + max((r.offset + r.cycles for r in g.ops[j].reservations), default=1)
@@ -277,7 +464,7 @@ def list_schedule_trace(
     )
 
     def key(i: int):
-        return (-prio[i], i)
+        return (_rank(prio[i]), i)
 
     def operands_at(j: int) -> int | None:
         """The cycle j's operands are ready, or None while a predecessor is unscheduled."""
@@ -292,11 +479,35 @@ def list_schedule_trace(
         """The earliest cycle j's scheduled predecessors allow (the slide's node number)."""
         return max([g.earliest] + [start[s] + lat for s, lat in preds[j] if s in start])
 
-    def busy_unit(i: int, t: int) -> str | None:
+    def busy_unit(i: int, t: int, extra: int | None = None, at: int = 0) -> str | None:
+        """The unit that keeps ``i`` from starting at ``t`` (``extra``: also count operation
+        ``extra`` as if started at ``at``), or None."""
         for r in g.ops[i].reservations:
             for c in range(t + r.offset, t + r.offset + r.cycles):
-                if unit_used[(r.unit, c)] >= g.units[r.unit]:
+                used = unit_used[(r.unit, c)]
+                if extra is not None:
+                    used += sum(
+                        1
+                        for x in g.ops[extra].reservations
+                        if x.unit == r.unit and at + x.offset <= c < at + x.offset + x.cycles
+                    )
+                if used >= g.units[r.unit]:
                     return r.unit
+        return None
+
+    def blocks_urgent(j: int, t: int) -> tuple[int, int] | None:
+        """A higher-priority operation, ready within ``lookahead`` cycles, that fits in its
+        arrival cycle but would not with ``j`` started at ``t``: ``(op, arrival)``, or None."""
+        if not lookahead:
+            return None
+        for k in range(n):
+            if k in start or k == j or key(k) >= key(j):
+                continue
+            at = operands_at(k)
+            if at is None or not t < at <= t + lookahead:
+                continue
+            if busy_unit(k, at) is None and busy_unit(k, at, j, t) is not None:
+                return k, at
         return None
 
     t = g.earliest
@@ -325,6 +536,15 @@ def list_schedule_trace(
                 unit = busy_unit(j, t)
                 if unit is not None:
                     reasons[j] = f"unit {unit} busy"
+                    blocked.add(j)
+                    continue
+                urgent = blocks_urgent(j, t)
+                if urgent is not None:
+                    k, at = urgent
+                    reasons[j] = (
+                        f"held back: would block {g.label(k)} ({how.says(_fmt(prio[k]))}), "
+                        f"ready in cycle {at}"
+                    )
                     blocked.add(j)
                     continue
                 choice = j
@@ -400,13 +620,14 @@ def list_schedule_trace(
     sched = Schedule(
         g,
         [start[i] for i in range(n)],
-        algorithm=f"list:{name}",
+        algorithm=f"list:{name}" + (f"+lookahead{lookahead}" if lookahead else ""),
         order=list(picked),
     )
     sched.reasons = [reasons_for[i] for i in range(n)]
     sched.info.update(
         {
             "priority": name,
+            "lookahead": lookahead,
             "priorities": list(prio),
             "lower_bound": lower_bound(g) if n else 0,
         }
@@ -458,13 +679,255 @@ def ready_frames(graph, steps: list[ListStep]) -> list[ReadyFrame]:
     return frames
 
 
-def list_schedule(graph, priority: str | Callable = "height", *, trace: bool = False):
-    """List-schedule ``graph`` (a core Graph or a DependenceGraph) with ``priority``.
+def list_schedule(
+    graph, priority: str | Callable = "height", *, trace: bool = False, lookahead: int = 0
+):
+    """List-schedule ``graph`` (a core Graph or a DependenceGraph) with ``priority`` (a name in
+    ``PRIORITIES`` or ``MORE_PRIORITIES``, or a function).
 
-    Returns a verified :class:`~lecturekit.core.Schedule` (``algorithm = "list:<priority>"``);
-    with ``trace=True``, the pair ``(schedule, steps)``.
+    Returns a verified :class:`~lecturekit.core.Schedule` (``algorithm = "list:<priority>"``,
+    with ``+lookahead<W>`` when ``lookahead=W > 0``); with ``trace=True``, the pair
+    ``(schedule, steps)``.
     """
-    sched, steps = list_schedule_trace(graph, priority)
+    sched, steps = list_schedule_trace(graph, priority, lookahead=lookahead)
+    return (sched, steps) if trace else sched
+
+
+#: the candidates :func:`improved_schedule` tries: every priority, non-delay and lookahead 2
+IMPROVED_PRIORITIES = (
+    "height",
+    "height_descendants",
+    "bottleneck",
+    "descendants",
+    "noninterfering",
+    "successors",
+)
+IMPROVED_LOOKAHEADS = (0, 2)
+#: the greedy completions the pilot method of :func:`improved_schedule` tries, in turn
+IMPROVED_PILOTS = ("height_descendants", "bottleneck")
+
+
+def right_justify(graph, schedule: Schedule) -> list[int] | None:
+    """The backward half of forward-backward improvement: every operation, latest start first,
+    moved as late as its successors, its units and the issue slots allow without ending after
+    ``schedule.length``. Returns the latest starts (a legal schedule no longer than
+    ``schedule``), or None when some operation cannot be placed (never on a Machine's graphs)."""
+    g = as_graph(graph)
+    n = len(g.ops)
+    succs: dict[int, list[tuple[int, int]]] = {}
+    for (src, d), lat in g.delays().items():
+        succs.setdefault(src, []).append((d, lat))
+    end = schedule.length
+    late = [0] * n
+    issued: Counter = Counter()
+    used: Counter = Counter()
+    for i in sorted(range(n), key=lambda i: (-schedule.start[i], -i)):
+        t = end - g.ops[i].tail
+        for d, lat in succs.get(i, ()):
+            t = min(t, late[d] - lat)
+        while t >= g.earliest:
+            if g.issue_width is None or issued[t] < g.issue_width:
+                if all(
+                    used[(r.unit, c)] < g.units[r.unit]
+                    for r in g.ops[i].reservations
+                    for c in range(t + r.offset, t + r.offset + r.cycles)
+                ):
+                    break
+            t -= 1
+        if t < g.earliest:
+            return None
+        late[i] = t
+        issued[t] += 1
+        for r in g.ops[i].reservations:
+            for c in range(t + r.offset, t + r.offset + r.cycles):
+                used[(r.unit, c)] += 1
+    return late
+
+
+class _Greedy:
+    """A bare non-delay list scheduler (no trace) whose state can be copied: the pilot's
+    completions in :func:`pilot_order`. ``ops`` in program order; ``rank[i]``: smaller first."""
+
+    def __init__(self, g: Graph, rank: list):
+        self.g = g
+        self.n = len(g.ops)
+        self.rank = rank
+        self.preds: list[list[tuple[int, int]]] = [[] for _ in range(self.n)]
+        for (src, d), lat in g.delays().items():
+            self.preds[d].append((src, lat))
+        self.resv = [
+            [(r.unit, r.offset, r.cycles, g.units[r.unit]) for r in op.reservations] for op in g.ops
+        ]
+        self.tail = [op.tail for op in g.ops]
+
+    def fresh(self):
+        return ({}, Counter(), Counter(), self.g.earliest)
+
+    def ready_fitting(self, state) -> list[int]:
+        start, used, width, t = state
+        out = []
+        w = self.g.issue_width
+        if w is not None and width[t] >= w:
+            return out
+        for j in range(self.n):
+            if j in start:
+                continue
+            ok = True
+            for src, lat in self.preds[j]:
+                if src not in start or start[src] + lat > t:
+                    ok = False
+                    break
+            if not ok:
+                continue
+            if all(
+                used[(u, c)] < cap
+                for u, off, cyc, cap in self.resv[j]
+                for c in range(t + off, t + off + cyc)
+            ):
+                out.append(j)
+        out.sort(key=lambda j: (self.rank[j], j))
+        return out
+
+    def place(self, state, j: int) -> None:
+        start, used, width, t = state
+        start[j] = t
+        width[t] += 1
+        for u, off, cyc, _cap in self.resv[j]:
+            for c in range(t + off, t + off + cyc):
+                used[(u, c)] += 1
+
+    def advance(self, state):
+        """The state after placing greedily until some choice exists (or all are placed)."""
+        start, used, width, t = state
+        while len(start) < self.n:
+            ready = self.ready_fitting((start, used, width, t))
+            if ready:
+                return (start, used, width, t), ready
+            t += 1
+        return (start, used, width, t), []
+
+    def complete(self, state) -> int:
+        state = (dict(state[0]), Counter(state[1]), Counter(state[2]), state[3])
+        while True:
+            state, ready = self.advance(state)
+            if not ready:
+                break
+            self.place(state, ready[0])
+        start = state[0]
+        return max(start[i] + self.tail[i] for i in range(self.n))
+
+
+def pilot_order(graph, priority: str = "height_descendants") -> list[int]:
+    """The pilot method (Duin and Voss 1999) on list scheduling: at every choice the list
+    scheduler faces (the ready operations that fit in this cycle), each candidate is tried and
+    the rest of the block completed greedily with ``priority``; the candidate whose completion
+    is shortest is taken (ties: the priority). Returns the pick order; list scheduling with
+    "earlier pick first" as its priority replays it exactly. O(n^2) greedy completions at most:
+    polynomial."""
+    g = as_graph(graph)
+    _name, values, _p = resolve_priority(g, priority)
+    greedy = _Greedy(g, [_rank(v) for v in values])
+    state = greedy.fresh()
+    picks: list[int] = []
+    while True:
+        state, ready = greedy.advance(state)
+        if not ready:
+            return picks
+        if len(ready) == 1:
+            choice = ready[0]
+        else:
+            best = None
+            for j in ready:
+                trial = (dict(state[0]), Counter(state[1]), Counter(state[2]), state[3])
+                greedy.place(trial, j)
+                length = greedy.complete(trial)
+                if best is None or length < best[0]:
+                    best = (length, j)
+            choice = best[1]
+        greedy.place(state, choice)
+        picks.append(choice)
+
+
+def improved_schedule(graph, *, trace: bool = False, rounds: int = 4, pilot: bool = True):
+    """The improved heuristic (module docstring): the best of the list schedules of
+    ``IMPROVED_PRIORITIES`` x ``IMPROVED_LOOKAHEADS``, then up to ``rounds`` rounds of
+    forward-backward improvement, each a list schedule whose priority is the latest start found
+    by :func:`right_justify` (earlier latest start first). Polynomial: at most
+    ``len(IMPROVED_PRIORITIES) * len(IMPROVED_LOOKAHEADS) * (1 + rounds)`` list schedules.
+
+    Returns the winning list schedule (verified) with ``algorithm = "list:improved"``,
+    ``info["from"]`` naming the candidate that won and ``info["candidates"]`` every candidate's
+    length; with ``trace=True`` the pair ``(schedule, steps)``, the winner's own trace.
+    """
+    g = as_graph(graph)
+    _check_schedulable(g)
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 0:
+        raise ScheduleError(f"rounds is a whole number >= 0, got {rounds!r}")
+    candidates: dict[str, int] = {}
+    best = None
+    bound = lower_bound(g) if g.ops else 0
+
+    def consider(label, sched, steps):
+        nonlocal best
+        candidates[label] = sched.length
+        if best is None or sched.length < best[1].length:
+            best = (label, sched, steps)
+
+    for p in IMPROVED_PRIORITIES:
+        values = resolve_priority(g, p)
+        for w in IMPROVED_LOOKAHEADS:
+            sched, steps = list_schedule_trace(g, p, lookahead=w, values=values)
+            consider(sched.algorithm.removeprefix("list:"), sched, steps)
+            if best[1].length <= bound:
+                break
+        if best[1].length <= bound:
+            break
+    for r in range(1, rounds + 1):
+        if best[1].length <= bound:
+            break
+        late = right_justify(g, best[1])
+        if late is None:
+            break
+        values = (
+            "justified",
+            [-t for t in late],
+            Priority(
+                "justified",
+                "forward-backward improvement: earliest latest start first",
+                lambda _g, v=late: [-t for t in v],
+                lambda v: f"latest start {_fmt(-float(v))}",
+                lambda v: f"earliest latest start {_fmt(-float(v))}",
+            ),
+        )
+        before = best[1].length
+        for w in IMPROVED_LOOKAHEADS:
+            sched, steps = list_schedule_trace(g, values[2].name, lookahead=w, values=values)
+            consider(f"justified{r}" + (f"+lookahead{w}" if w else ""), sched, steps)
+        if best[1].length >= before:
+            break
+    for base in IMPROVED_PILOTS if pilot else ():
+        if best[1].length <= bound:
+            break
+        order = pilot_order(g, base)
+        pos = {j: k for k, j in enumerate(order)}
+        values = (
+            "pilot",
+            [-pos[j] for j in range(len(g.ops))],
+            Priority(
+                "pilot",
+                "pilot method: the choice whose greedy completion is shortest",
+                lambda _g, p=pos: [-p[j] for j in range(len(g.ops))],
+                lambda v: f"pilot pick {_fmt(-float(v))}",
+                lambda v: f"earliest pilot pick {_fmt(-float(v))}",
+            ),
+        )
+        sched, steps = list_schedule_trace(g, "pilot", values=values)
+        consider(f"pilot:{base}", sched, steps)
+    label, sched, steps = best
+    sched.algorithm = "list:improved"
+    sched.info["from"] = label
+    sched.info["candidates"] = candidates
+    verify(one_iteration(g), sched)
     return (sched, steps) if trace else sched
 
 
@@ -479,7 +942,15 @@ def compare_priorities(graph, priorities=None) -> dict[str, int]:
 
 
 __all__ = [
+    "IMPROVED_LOOKAHEADS",
+    "IMPROVED_PILOTS",
+    "IMPROVED_PRIORITIES",
+    "MORE_PRIORITIES",
     "PRIORITIES",
+    "improved_schedule",
+    "pilot_order",
+    "resource_heights",
+    "right_justify",
     "ListStep",
     "Priority",
     "ReadyFrame",
