@@ -20,8 +20,10 @@ Each edge's latency comes from the machine (:meth:`lecturekit.machine.Machine.la
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import networkx as nx
+if TYPE_CHECKING:  # networkx loads only when a DiGraph is asked for (to_networkx)
+    import networkx as nx
 
 from .core.graph import Edge, Graph, Operation, Reservation
 from .isa import Instruction, Program, parse

@@ -6,8 +6,10 @@ Deterministic given a seed (``random.Random``), so notebooks that use them stay 
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
-import networkx as nx
+if TYPE_CHECKING:  # annotations only: networkx is not needed to build random blocks
+    import networkx as nx
 
 from .isa import Program, parse
 

@@ -49,7 +49,22 @@ def one_line(message: str) -> str:
     return text if len(text) <= 2000 else text[:2000] + "..."
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _invoked(argv: list[str] | None) -> str | None:
+    """The subcommand named on the command line (the first word that is not an option), when
+    it is one of :data:`SUBCOMMANDS`; None otherwise (``--help``, a typo)."""
+    words = sys.argv[1:] if argv is None else argv
+    for word in words:
+        if word.startswith("-"):
+            return None  # an option before the subcommand: --help lists every subcommand
+        return word if word in SUBCOMMANDS else None
+    return None
+
+
+def build_parser(argv: list[str] | None = None, *, lazy: bool = False) -> argparse.ArgumentParser:
+    """The full parser; with ``lazy=True`` and a subcommand in ``argv``, only that subcommand's
+    module is imported (the others get a bare entry), so one command starts quickly.
+    ``lecturekit --help`` imports them all, to list each with its help."""
+    only = _invoked(argv) if lazy else None
     parser = _Parser(
         prog="lecturekit",
         description="Instruction scheduling and parallel training, computed: dependence graphs, "
@@ -58,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in SUBCOMMANDS:
+        if only is not None and name != only:
+            sub.add_parser(name)  # not invoked: not imported
+            continue
         try:
             module = importlib.import_module(f"{__name__}.{name}")
         except ModuleNotFoundError as exc:
@@ -69,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    parser = build_parser(argv, lazy=True)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, or a usage error already printed as one line

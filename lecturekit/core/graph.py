@@ -9,9 +9,10 @@ bridge between its two halves, and the reason there is one verifier and one eval
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
+if TYPE_CHECKING:  # networkx loads only in to_networkx and where a cycle must be named
+    import networkx as nx
 
 from ..errors import ScheduleError
 
@@ -122,6 +123,8 @@ class Graph:
     def to_networkx(self, reduce: bool = False) -> nx.DiGraph:
         """A DiGraph over operation indices with the binding ``latency`` and the list of
         ``edges`` per pair. ``reduce=True`` keeps only the transitive reduction (for drawing)."""
+        import networkx as nx
+
         g = nx.DiGraph()
         for i, op in enumerate(self.ops):
             g.add_node(i, name=op.name, text=op.text, kind=op.kind)
@@ -142,6 +145,26 @@ class Graph:
         return g
 
     def check_acyclic(self) -> None:
+        n = len(self.ops)
+        indeg = [0] * n
+        succs: list[list[int]] = [[] for _ in range(n)]
+        for e in self.edges:
+            if e.distance == 0:
+                succs[e.src].append(e.dst)
+                indeg[e.dst] += 1
+        todo = [i for i in range(n) if indeg[i] == 0]
+        seen = 0
+        while todo:
+            i = todo.pop()
+            seen += 1
+            for j in succs[i]:
+                indeg[j] -= 1
+                if indeg[j] == 0:
+                    todo.append(j)
+        if seen == n:
+            return
+        import networkx as nx  # only to name the cycle
+
         g = self.to_networkx()
         try:
             cycle = nx.find_cycle(g)
@@ -152,6 +175,8 @@ class Graph:
 
     def topological_order(self) -> list[int]:
         """A topological order, smallest index first among the ready ones (program order)."""
+        import networkx as nx
+
         try:
             return list(nx.lexicographical_topological_sort(self.to_networkx()))
         except nx.NetworkXUnfeasible:

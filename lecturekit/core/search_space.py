@@ -22,8 +22,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from math import comb
+from typing import TYPE_CHECKING
 
-import networkx as nx
+if TYPE_CHECKING:  # networkx loads when a search space is counted, not on import
+    import networkx as nx
 
 from ..errors import ScheduleError
 from .bounds import as_graph
@@ -31,6 +33,8 @@ from .evaluate import evaluate
 
 
 def _digraph(obj) -> nx.DiGraph:
+    import networkx as nx
+
     if isinstance(obj, nx.DiGraph):
         if not nx.is_directed_acyclic_graph(obj):
             raise ScheduleError("the graph has a cycle, so it has no topological order")
@@ -48,6 +52,8 @@ def count_topological_orders(graph, *, max_states: int = 5_000_000) -> int:
     (the dynamic program would take too long; it does not happen for blocks of ~25 instructions
     of real code).
     """
+    import networkx as nx
+
     dg = _digraph(graph)
     total = 1
     placed = 0
@@ -59,6 +65,8 @@ def count_topological_orders(graph, *, max_states: int = 5_000_000) -> int:
 
 
 def _count_connected(dg: nx.DiGraph, max_states: int) -> int:
+    import networkx as nx
+
     nodes = list(nx.topological_sort(dg))
     bit = {v: 1 << k for k, v in enumerate(nodes)}
     need = [0] * len(nodes)

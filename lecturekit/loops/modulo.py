@@ -50,8 +50,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-import networkx as nx
-
 from ..core.graph import Edge, Graph
 from ..core.schedule import Schedule
 from ..core.verify import verify, violations
@@ -158,6 +156,8 @@ def rec_mii(graph: Graph) -> int:
 def recurrences(graph: Graph, limit: int = 2000) -> list[Recurrence]:
     """The elementary cycles of the dependence graph (at most ``limit``), each with the parallel
     edge that binds most, sorted by bound (largest first)."""
+    import networkx as nx  # loaded only when recurrences are listed
+
     g = nx.DiGraph()
     g.add_nodes_from(range(len(graph.ops)))
     options: dict[tuple[int, int], list[Edge]] = {}
