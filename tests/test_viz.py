@@ -31,6 +31,7 @@ from lecturekit.viz.text import (  # noqa: E402
     stage_table_text,
     stall_summary,
     timeline_chars,
+    timeline_legend,
     timeline_text,
 )
 
@@ -147,8 +148,22 @@ def test_timeline_text_of_the_four_adds():
     assert "I3     ....DREW...   add $t7, $t5, $t6" in lines
     assert "I4     .....D==REW   add $t0, $t0, $t7" in lines
     assert "cycle  12345678901" in lines
-    assert TIMELINE_LEGEND in lines
+    assert timeline_legend(sim.machine) in lines
+    legend = next(line for line in lines if line.startswith("legend:"))
+    assert legend.startswith("legend: D in ID, not issued yet · ") and "R in RR" in legend
     assert "  I2: 2 stall cycles (3-4) in ID: RAW on $t2, written by I1 in cycle 4" in lines
+
+
+def test_timeline_legend_names_the_stage_a_waiting_instruction_is_held_in():
+    """On classic5 an instruction waiting to issue is held in IF (not decoded yet): the legend
+    must say so, not "decoded"."""
+    sim = simulate("lw  $t0, 0($s1)\nadd $t2, $t0, $t1", "classic5")
+    lines = timeline_text(sim).splitlines()
+    assert "I2     .D=RE-W   add $t2, $t0, $t1" in lines
+    assert sim.where[1][3] == "IF"  # the held cycle, drawn "="; the "D" before it is IF too
+    legend = next(line for line in lines if line.startswith("legend:"))
+    assert legend.startswith("legend: D in IF, not issued yet") and "R in ID" in legend
+    assert "decoded" not in legend and "decoded" not in TIMELINE_LEGEND
 
 
 def test_timeline_rows_follow_the_issue_order():

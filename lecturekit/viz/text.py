@@ -31,11 +31,27 @@ TIMELINE_CHARS = {
     ".": "not in the pipeline (not entered yet, or done)",
 }
 
-#: The one-line legend printed under every timeline (:data:`TIMELINE_CHARS` says it in full).
+#: The one-line legend, machine-independent (:func:`timeline_legend` names the machine's stages;
+#: :data:`TIMELINE_CHARS` says it in full).
 TIMELINE_LEGEND = (
-    "legend: D decoded, not issued · = held (stall) · R read operands (issue) · e executing · "
-    "E last execute cycle · - other stage (e.g. MEM) · W write back · . not in the pipeline"
+    "legend: D in a stage before the read stage, not issued · = held (stall) · "
+    "R read operands (issue) · e executing · E last execute cycle · - other stage (e.g. MEM) · "
+    "W write back · . not in the pipeline"
 )
+
+
+def timeline_legend(machine) -> str:
+    """The legend printed under a timeline on ``machine``, naming its stages: ``D`` is a cycle in
+    a stage before the read stage (``ID`` on ``lecture``, ``IF`` on ``classic5``, where an
+    instruction waiting to issue is held), ``R`` the read stage, ``W`` the write stage."""
+    before = machine.stages[: machine.stages.index(machine.read_stage)]
+    where = "/".join(before) if before else "a stage before the read stage"
+    return (
+        f"legend: D in {where}, not issued yet · = held (stall) · "
+        f"R in {machine.read_stage}: reads operands (issue) · e executing · "
+        f"E last execute cycle · - other stage (e.g. MEM) · W in {machine.write_stage}: "
+        "writes back · . not in the pipeline"
+    )
 
 
 # -- names -------------------------------------------------------------------------------------
@@ -333,7 +349,7 @@ def timeline_text(sim, *, legend: bool = True, stalls: bool = True) -> str:
         ins = sim.program[k]
         lines.append(f"{label(k).ljust(width)}  {rows[k]}   {ins.text or ins}")
     if legend:
-        lines.append(TIMELINE_LEGEND)
+        lines.append(timeline_legend(m))
     if stalls:
         summary = stall_summary(sim)
         lines.extend(["stalls:"] + ["  " + s for s in summary] if summary else ["no stalls"])
@@ -398,6 +414,7 @@ def dependences_text(dg, *, reduce: bool = False) -> str:
 __all__ = [
     "TIMELINE_CHARS",
     "TIMELINE_LEGEND",
+    "timeline_legend",
     "dependences_text",
     "describe_cycle",
     "describe_stall",
