@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .core.schedule import Schedule
-from .deps import analyze, instruction_label, may_alias
+from .deps import _memory_groups, _same_group_alias, analyze, instruction_label
 from .errors import ScheduleError
 from .isa import Program, parse
 from .machine import Machine, get_machine
@@ -144,8 +144,10 @@ def simulate(
     n = len(program)
     order = list(range(n)) if order is None else list(order)
     if sorted(order) != list(range(n)):
-        raise ScheduleError(f"order must list each instruction index 0..{n - 1} once, got {order}")
-    _check_order(program, m, order)
+        shown = order if len(order) <= 20 else f"{order[:20]} ... ({len(order)} entries)"
+        raise ScheduleError(f"order must list each instruction index 0..{n - 1} once, got {shown}")
+    if order != list(range(n)):  # program order respects every dependence by definition
+        _check_order(program, m, order)
 
     stages = m.stages
     r, x = m.index(m.read_stage), m.index(m.execute_stage)
@@ -153,6 +155,9 @@ def simulate(
     mem_stage = m.index(m.memory_stage or m.execute_stage)
     width = m.issue_width
     seq = [_InFlight(k, program[k].op_class) for k in order]
+    groups = _memory_groups(program)  # may_alias in O(1) per pair
+    reads = [ins.reads() for ins in program]  # computed once, not in every cycle
+    writes = [ins.writes() for ins in program]
 
     def stay(f: _InFlight, j: int) -> int:
         return m.timing(f.cls).execute_cycles if j == x else 1
@@ -181,9 +186,9 @@ def simulate(
 
     def hazard(f: _InFlight, pos: int, c: int) -> Stall | None:
         ins = program[f.index]
-        older = seq[:pos]
-        for reg in ins.reads():
-            writer = next((p for p in reversed(older) if reg in program[p.index].writes()), None)
+        older = seq[first:pos]  # everything before first has left the pipeline
+        for reg in reads[f.index]:
+            writer = next((p for p in reversed(older) if reg in writes[p.index]), None)
             if writer is None or writer.stage >= len(stages):
                 continue
             written = done_at(writer, w, c)
@@ -193,8 +198,8 @@ def simulate(
                 ok = done_at(writer, result, c) <= c + (x - r) - 1
             if not ok:
                 return Stall(c, f.index, "RAW", reg, writer.index)
-        for reg in ins.writes():
-            writer = next((p for p in reversed(older) if reg in program[p.index].writes()), None)
+        for reg in writes[f.index]:
+            writer = next((p for p in reversed(older) if reg in writes[p.index]), None)
             if writer is not None and writer.stage < len(stages):
                 if fresh_done(f, w, c) <= done_at(writer, w, c):
                     return Stall(c, f.index, "WAW", reg, writer.index)
@@ -204,8 +209,8 @@ def simulate(
                 other = program[p.index]
                 if other.mem is None or not (ins.is_store or other.is_store):
                     continue
-                lo, hi = sorted((p.index, f.index))
-                if p.stage < len(stages) and may_alias(program, lo, hi):
+                g, h = groups[p.index], groups[f.index]
+                if p.stage < len(stages) and (g != h or _same_group_alias(other.mem, ins.mem)):
                     if mine <= done_at(p, mem_stage, c):
                         return Stall(c, f.index, "memory", f"mem {other.mem}", p.index)
         unit, begin, end = unit_window(f, c)
@@ -231,7 +236,10 @@ def simulate(
         len(stages) + 4 + max(t.execute_cycles for t in m.ops.values()) * 3
     )
     c = 0
+    first = 0  # seq[:first] has left the pipeline; only a window of instructions is in flight
     while len(finish) < n:
+        while first < n and seq[first].stage >= len(stages):
+            first += 1
         c += 1
         if c > limit:
             raise ScheduleError(f"simulation did not finish within {limit} cycles")
@@ -240,7 +248,11 @@ def simulate(
         stalled_now: list[Stall] = []
         blocked_now: list[int] = []
         retired_now: list[int] = []
-        for pos, f in enumerate(seq):
+        pos = first
+        for pos in range(first, n):  # (an index loop: slicing seq would copy it every cycle)
+            f = seq[pos]
+            if f.stage == -1 and pos > first and seq[pos - 1].stage == -1:
+                break  # its predecessor is not fetched: neither it nor any later one can move
             if f.stage >= len(stages):
                 continue
             if f.stage >= r:  # issued: flows on, no more waiting
@@ -280,7 +292,10 @@ def simulate(
         snapshots.append(
             Snapshot(
                 cycle=c,
-                stages={s: [f.index for f in seq if f.stage == j] for j, s in enumerate(stages)},
+                stages={
+                    s: [f.index for f in seq[first : pos + 1] if f.stage == j]
+                    for j, s in enumerate(stages)
+                },
                 issued=issued_now,
                 stalls=stalled_now,
                 blocked=blocked_now,

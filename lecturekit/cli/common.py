@@ -19,7 +19,9 @@ def add_block_arguments(parser) -> None:
         metavar="NAME|PATH",
         help="preset (lecture, classic5, dual) or a .toml/.json machine file (default: lecture)",
     )
-    parser.add_argument("--json", action="store_true", help="print JSON (a stable contract)")
+    parser.add_argument(
+        "--json", action="store_true", help="print JSON, a stable contract (default: text)"
+    )
 
 
 #: the largest block of code read (bytes); a 50,000-instruction block is about 1 MB

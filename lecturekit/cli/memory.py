@@ -53,7 +53,9 @@ def register(sub) -> None:
     )
     m = p.add_argument_group("model (a preset, explicit shape, or --parameters)")
     m.add_argument("--preset", metavar="NAME", help=f"one of: {', '.join(PRESETS)} (default: none)")
-    m.add_argument("--list-presets", action="store_true", help="list the presets and exit")
+    m.add_argument(
+        "--list-presets", action="store_true", help="list the presets and exit (default: off)"
+    )
     shape_help = {
         "hidden": ("h", "hidden size"),
         "layers": ("L", "number of layers"),

@@ -16,6 +16,7 @@ respects), ``res_mii``, ``rec_mii``, ``mii``, ``ii``, ``stage_count``, ``ops`` (
 
 from __future__ import annotations
 
+from .. import validate
 from ..loops.modulo import modulo_schedule
 from .common import format_table, print_json
 from .unroll import add_loop_arguments, load_loop
@@ -29,14 +30,27 @@ def register(sub) -> None:
         "iterative modulo scheduling.",
     )
     add_loop_arguments(p)
-    p.add_argument("--code", action="store_true", help="print the whole runnable program")
-    p.add_argument("--trace", action="store_true", help="print every step of the scheduler")
+    p.add_argument(
+        "--code", action="store_true", help="print the whole runnable program (default: off)"
+    )
+    p.add_argument(
+        "--trace", action="store_true", help="print every step of the scheduler (default: off)"
+    )
+    p.add_argument(
+        "--time-limit",
+        "-t",
+        type=validate.cli_float(0, 3600),
+        default=10.0,
+        metavar="S",
+        help="seconds the scheduler may search before using one iteration's list schedule "
+        "(default 10)",
+    )
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     loop = load_loop(args)
-    r = modulo_schedule(loop, loop.machine, restrict=loop.restrict)
+    r = modulo_schedule(loop, loop.machine, restrict=loop.restrict, time_limit=args.time_limit)
     if args.json:
         data = r.to_dict()
         data["table"] = {

@@ -33,7 +33,7 @@ def register(sub) -> None:
         "-a",
         choices=["list", "optimal"],
         default="list",
-        help="list scheduling (default) or the exhaustive optimal search",
+        help="list scheduling or the exhaustive optimal search (default list)",
     )
     p.add_argument(
         "--priority",
@@ -52,12 +52,15 @@ def register(sub) -> None:
     p.add_argument(
         "--trace",
         action="store_true",
-        help="with --algorithm list: print the ready list and the choice of every cycle",
+        help="with --algorithm list: print the ready list and the choice of every cycle "
+        "(default: off)",
     )
     p.set_defaults(func=run)
 
 
 def _time_limit(text: str) -> float:
+    if len(text) > 40:
+        raise LectureKitError(f"--time-limit takes a number of seconds, got {text[:40]!r}...")
     try:
         value = float(text)
     except ValueError:
@@ -126,9 +129,18 @@ def run(args) -> int:
     print(format_table(["instr", "text", "issue", "finish"], rows))
     print()
     print("lower bounds: " + ", ".join(f"{k} {v}" for k, v in named.items()))
-    status = "proven optimal" if proven else "not proven optimal"
-    if args.algorithm == "optimal" and sched.info.get("timed_out"):
-        status += f" (time limit {limit:g} s reached)"
+    stopped = args.algorithm == "optimal" and sched.info.get("timed_out")
+    if sched.length <= bound:  # meeting a lower bound proves it, searched or not
+        status = "proven optimal" + (": equals the lower bound, search stopped" if stopped else "")
+    elif args.algorithm == "list":
+        status = "not proven optimal"
+    elif stopped:
+        status = (
+            f"best found, not proven optimal: search stopped at the time limit ({limit:g} s) "
+            "or the size limit"
+        )
+    else:
+        status = "proven optimal by the search"
     extra = f"; {nodes} search nodes" if args.algorithm == "optimal" else ""
     print(f"{sched.length} cycles (lower bound {bound}; {status}{extra})")
     return 0

@@ -18,14 +18,20 @@ def register(sub) -> None:
     p.add_argument(
         "--order",
         metavar="I,J,...",
-        help="issue the instructions in this order (1-based numbers, e.g. 1,3,2,4)",
+        help="issue the instructions in this order (1-based numbers, e.g. 1,3,2,4; "
+        "default: program order)",
     )
-    p.add_argument("--forwarding", choices=["on", "off"], help="override the machine's forwarding")
+    p.add_argument(
+        "--forwarding",
+        choices=["on", "off"],
+        help="override the machine's forwarding (default: as the machine has it)",
+    )
     p.add_argument(
         "--view",
         choices=["stages", "timeline", "both"],
         default="both",
-        help="cycles × stages (as on the slides), an instructions × cycles timeline, or both",
+        help="cycles × stages (as on the slides), an instructions × cycles timeline, or both "
+        "(default both)",
     )
     p.set_defaults(func=run)
 

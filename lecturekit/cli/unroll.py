@@ -11,6 +11,7 @@ code size; ``--compare`` adds the table for k = 1, 2, 4, 8. ``--json`` prints ``
 
 from __future__ import annotations
 
+from .. import validate
 from ..errors import LectureKitError
 from ..isa import parse
 from ..loops.model import analyze_loop
@@ -48,14 +49,25 @@ def register(sub) -> None:
         "renaming, schedule the unrolled body and measure cycles per original iteration.",
     )
     add_loop_arguments(p)
-    p.add_argument("-k", type=int, default=2, metavar="N", help="unroll factor (default: 2)")
+    p.add_argument(
+        "-k",
+        type=validate.cli_int(),
+        default=2,
+        metavar="N",
+        help="unroll factor, 1..64 (default: 2)",
+    )
     p.add_argument(
         "--scheduler",
         choices=["auto", "list", "optimal"],
         default="auto",
-        help="list scheduling, exhaustive optimal, or auto (optimal for small bodies)",
+        help="list scheduling, exhaustive optimal, or auto: optimal for small bodies "
+        "(default auto)",
     )
-    p.add_argument("--compare", action="store_true", help="also print the table for k = 1, 2, 4, 8")
+    p.add_argument(
+        "--compare",
+        action="store_true",
+        help="also print the table for k = 1, 2, 4, 8 (default: off)",
+    )
     p.set_defaults(func=run)
 
 

@@ -103,11 +103,26 @@ class Graph:
     def label(self, i: int) -> str:
         return self.ops[i].name
 
+    def _adjacency(self) -> tuple[list[list[Edge]], list[list[Edge]]]:
+        """Edges into and out of each operation, built once (rebuilt if ``edges`` changes), so
+        preds/succs cost O(degree), not O(edges)."""
+        key = (id(self.edges), len(self.edges), len(self.ops))
+        cached = self.__dict__.get("_adj")
+        if cached is None or cached[0] != key:
+            preds: list[list[Edge]] = [[] for _ in self.ops]
+            succs: list[list[Edge]] = [[] for _ in self.ops]
+            for e in self.edges:
+                preds[e.dst].append(e)
+                succs[e.src].append(e)
+            cached = (key, preds, succs)
+            self.__dict__["_adj"] = cached
+        return cached[1], cached[2]
+
     def preds(self, i: int) -> list[Edge]:
-        return [e for e in self.edges if e.dst == i]
+        return list(self._adjacency()[0][i])
 
     def succs(self, i: int) -> list[Edge]:
-        return [e for e in self.edges if e.src == i]
+        return list(self._adjacency()[1][i])
 
     def intra_edges(self) -> list[Edge]:
         """Edges within one iteration (distance 0): these must form a DAG."""

@@ -331,7 +331,7 @@ class _Search:
         children.sort(key=None if self.greedy else (lambda c: c[2]))
         for t, _, j in children:
             self.nodes += 1
-            if self.nodes % 128 == 0 and self.out_of_time():
+            if self.out_of_time():  # every node: a node costs O(n), the clock far less
                 self.timed_out = True
                 self.stop = True
                 return
@@ -373,12 +373,17 @@ def optimal_search(
     enumeration starts). These switches exist to show, in the notebooks, how much each part
     saves; none changes the optimum.
     """
+    t0 = time.perf_counter()  # the time limit covers everything below, list schedules included
     g = as_graph(graph)
     g.check_acyclic()
     if child_order not in ("greedy", "program"):
         raise ScheduleError(f"child_order is 'greedy' or 'program', got {child_order!r}")
-    if time_limit is not None and time_limit < 0:
-        raise ScheduleError(f"time limit must be at least 0 seconds, got {time_limit}")
+    if time_limit is not None and not (
+        isinstance(time_limit, (int, float)) and 0 <= time_limit < float("inf")
+    ):
+        raise ScheduleError(
+            f"time limit must be a finite number of seconds >= 0 (or None), got {time_limit!r}"
+        )
     n = len(g.ops)
     if n == 0:
         s = Schedule(g, [], algorithm="optimal")
@@ -402,6 +407,7 @@ def optimal_search(
         node_limit=node_limit,
         greedy=child_order == "greedy",
     )
+    search.t0 = t0
     search.trace = True
     search.trace_every = max(1, int(trace_every))
     search.root_bound = lower_bound(g)
@@ -410,6 +416,9 @@ def optimal_search(
         from .list_sched import PRIORITIES, list_schedule
 
         for name in PRIORITIES:
+            if search.best is not None and search.out_of_time():
+                search.timed_out = True  # the limit holds for the initial schedules too
+                break
             order = list_schedule(g, name).order
             length = evaluate(g, order).length
             if search.best is None or length < search.best:
@@ -419,6 +428,8 @@ def optimal_search(
     if n > MAX_DEPTH:  # the depth-first search recurses once per instruction
         search.timed_out = True
         search.event("done", f"{n} operations: more than {MAX_DEPTH}, no exhaustive search")
+    elif search.out_of_time():  # checked before the first node too
+        search.timed_out = True
     elif not (prune and search.best is not None and search.best <= search.root_bound):
         old_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old_limit, n + 500))

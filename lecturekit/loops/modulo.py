@@ -380,8 +380,24 @@ def modulo_heights(graph: Graph, ii: int) -> list[int]:
     return h
 
 
-def _attempt(graph: Graph, ii: int, budget: int, steps: list[ModuloStep]) -> dict[int, int] | None:
+#: trace steps keep a snapshot of the placed operations only for loops up to this size (the
+#: snapshots of a long loop's trace would take gigabytes)
+SNAPSHOT_OPS = 300
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def _attempt(
+    graph: Graph,
+    ii: int,
+    budget: int,
+    steps: list[ModuloStep],
+    deadline: float | None = None,
+) -> dict[int, int] | None:
     n = len(graph.ops)
+    snap = (lambda d: dict(d)) if n <= SNAPSHOT_OPS else (lambda d: {})
     label = graph.label
     height = modulo_heights(graph, ii)
     preds: dict[int, list[Edge]] = {i: [] for i in range(n)}
@@ -401,6 +417,8 @@ def _attempt(graph: Graph, ii: int, budget: int, steps: list[ModuloStep]) -> dic
         todo.add(k)
 
     while todo:
+        if deadline is not None and _clock() > deadline:
+            raise _OutOfTime
         if used >= budget:
             steps.append(
                 ModuloStep(
@@ -408,7 +426,7 @@ def _attempt(graph: Graph, ii: int, budget: int, steps: list[ModuloStep]) -> dic
                     ii,
                     f"II = {ii}: budget of {budget} placements used up with "
                     f"{len(todo)} operation(s) unplaced: try II = {ii + 1}",
-                    placed=dict(time),
+                    placed=snap(time),
                 )
             )
             return None
@@ -458,7 +476,7 @@ def _attempt(graph: Graph, ii: int, budget: int, steps: list[ModuloStep]) -> dic
             msg += f"; no free row in cycles {earliest}..{earliest + ii - 1}, so it is forced in"
         if evicted:
             msg += "; evicts " + ", ".join(f"{label(k)} ({w})" for k, w in evicted)
-        steps.append(ModuloStep("place", ii, msg, op, slot, earliest, evicted, dict(time), forced))
+        steps.append(ModuloStep("place", ii, msg, op, slot, earliest, evicted, snap(time), forced))
     return time
 
 
@@ -490,14 +508,40 @@ def _fallback(graph: Graph) -> tuple[int, dict[int, int]]:
     return max(need), dict(enumerate(s))
 
 
+def _clock() -> float:
+    import time as _time
+
+    return _time.perf_counter()
+
+
+def _deadline(time_limit: float | None) -> float | None:
+    if time_limit is None:
+        return None
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)):
+        raise ScheduleError(f"time_limit must be a number of seconds, got {time_limit!r}")
+    if not 0 <= time_limit < float("inf"):
+        raise ScheduleError(f"time_limit must be a finite number of seconds >= 0, got {time_limit}")
+    return _clock() + time_limit
+
+
 def iterative_modulo_schedule(
-    graph: Graph, *, budget_ratio: int = 6, ii: int | None = None
+    graph: Graph,
+    *,
+    budget_ratio: int = 6,
+    ii: int | None = None,
+    time_limit: float | None = 10.0,
+    deadline: float | None = None,
 ) -> tuple[Schedule, list[ModuloStep]]:
     """Modulo-schedule ``graph`` (Rau's iterative modulo scheduling; see the module docstring).
 
     Starts at ``ii`` (default: MII) and increases it until a schedule is found. Returns a
     verified :class:`~lecturekit.core.Schedule` (``ii`` set, start cycles from 0) and the trace.
+    After ``time_limit`` seconds (checked at every placement) it stops searching and uses one
+    iteration's list schedule, which is legal at its own II (``info["timed_out"]`` is then true:
+    the II found is not the smallest the search might have reached).
     """
+    if deadline is None:
+        deadline = _deadline(time_limit)
     if not graph.ops:
         raise ScheduleError("the loop has no operations to schedule")
     graph.check_acyclic()
@@ -508,13 +552,29 @@ def iterative_modulo_schedule(
     budget = max(1, budget_ratio) * len(graph.ops)
     last_ii, fallback = _fallback(graph)
     steps: list[ModuloStep] = []
+    timed_out = False
     while True:
         steps.append(
             ModuloStep("ii", ii, f"try II = {ii} (MII = {bound}); budget {budget} placements")
         )
         time = None
         if ii >= bound:
-            time = _attempt(graph, ii, budget, steps)
+            try:
+                time = _attempt(graph, ii, budget, steps, deadline)
+            except _OutOfTime:
+                timed_out = True
+                ii = max(ii, last_ii)
+                time = fallback
+                steps.append(
+                    ModuloStep(
+                        "give-up",
+                        ii,
+                        f"time limit reached: stop searching; use one iteration's list schedule "
+                        f"at II = {ii} (best found, not the smallest II possible)",
+                        placed=dict(time) if len(graph.ops) <= SNAPSHOT_OPS else {},
+                    )
+                )
+                break
         else:
             steps.append(ModuloStep("give-up", ii, f"II = {ii} is below MII = {bound}: impossible"))
         if time is None and ii >= last_ii:
@@ -537,7 +597,7 @@ def iterative_modulo_schedule(
     verify(graph, sched, ii=ii)
     placements = sum(1 for s in steps if s.kind == "place")
     evictions = sum(len(s.evicted) for s in steps)
-    sched.info.update(mii=bound, placements=placements, evictions=evictions)
+    sched.info.update(mii=bound, placements=placements, evictions=evictions, timed_out=timed_out)
     steps.append(
         ModuloStep(
             "done",
@@ -665,6 +725,7 @@ def modulo_schedule(
     ii: int | None = None,
     keep_war: bool | str = "auto",
     codegen: bool = True,
+    time_limit: float | None = 10.0,
 ) -> ModuloResult:
     """Software-pipeline the loop in ``source`` (text, parsed program, or a :class:`Loop`).
 
@@ -676,18 +737,36 @@ def modulo_schedule(
     ``keep_war``: whether register WAR dependences within an iteration constrain the schedule
     (see :meth:`Loop.graph`). ``"auto"`` schedules both ways and keeps the WAR edges unless
     that costs a larger II: the same speed with shorter register lifetimes.
+
+    ``time_limit`` (seconds, for everything): when it is reached the search stops and one
+    iteration's list schedule is used (``info["timed_out"]``; best found, not proven smallest).
     """
     if keep_war not in (True, False, "auto"):
         raise ScheduleError(f"keep_war must be True, False or 'auto', got {keep_war!r}")
+    deadline = _deadline(time_limit)  # one limit for everything below
     loop = analyze_loop(source, machine, restrict=restrict)
     free = loop.graph(renamed=True)
     rmii, cmii = res_mii(free), rec_mii(free)
     options = []
     if keep_war in (True, "auto"):
         tight = loop.graph(renamed=True, keep_war=True)
-        options.append((tight, *iterative_modulo_schedule(tight, budget_ratio=budget_ratio, ii=ii)))
+        options.append(
+            (
+                tight,
+                *iterative_modulo_schedule(
+                    tight, budget_ratio=budget_ratio, ii=ii, deadline=deadline
+                ),
+            )
+        )
     if keep_war in (False, "auto"):
-        options.append((free, *iterative_modulo_schedule(free, budget_ratio=budget_ratio, ii=ii)))
+        options.append(
+            (
+                free,
+                *iterative_modulo_schedule(
+                    free, budget_ratio=budget_ratio, ii=ii, deadline=deadline
+                ),
+            )
+        )
     graph, sched, trace = min(options, key=lambda o: o[1].ii)  # ties: the first (WAR kept)
     ii = sched.ii
     start = _rotate(graph, sched.start, ii, loop.branch)

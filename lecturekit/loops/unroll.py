@@ -45,6 +45,9 @@ from .model import Loop, LoopError, analyze_loop, expand
 OPTIMAL_MAX_OPS = 14
 #: node limit of the exhaustive search (a node limit, not a time limit: results are deterministic)
 OPTIMAL_NODES = 20_000
+#: the largest unroll factor and unrolled body (instructions) accepted: beyond, refused up front
+MAX_FACTOR = 256
+MAX_UNROLLED = 4096
 
 
 @dataclass
@@ -193,7 +196,9 @@ def _unroll_body(loop: Loop, k: int, names: Names | None = None, rename: bool = 
     return lines, origins
 
 
-def _schedule(graph: Graph, scheduler: str) -> tuple[Schedule, str]:
+def _schedule(
+    graph: Graph, scheduler: str, time_limit: float | None = 10.0
+) -> tuple[Schedule, str]:
     from ..core.list_sched import list_schedule
 
     best = list_schedule(graph, "height")
@@ -201,7 +206,7 @@ def _schedule(graph: Graph, scheduler: str) -> tuple[Schedule, str]:
     if scheduler == "optimal" or (scheduler == "auto" and len(graph.ops) <= OPTIMAL_MAX_OPS):
         from ..core.optimal import optimal_schedule
 
-        opt = optimal_schedule(graph, time_limit=None, node_limit=OPTIMAL_NODES)
+        opt = optimal_schedule(graph, time_limit=time_limit, node_limit=OPTIMAL_NODES)
         if opt.length < best.length or scheduler == "optimal":
             best, used = opt, "optimal" if opt.info.get("proven_optimal") else "search"
     return best, used
@@ -215,6 +220,7 @@ def unroll(
     restrict: bool = True,
     scheduler: str = "auto",
     rename: bool = True,
+    time_limit: float | None = 10.0,
 ) -> Unrolled:
     """Unroll the loop in ``source`` ``k`` times, schedule it and measure it.
 
@@ -222,13 +228,21 @@ def unroll(
     ``"auto"`` (list, and optimal too when the body has at most ``OPTIMAL_MAX_OPS``
     instructions; the shorter wins). ``k = 1`` schedules the original body. ``rename=False``
     keeps the original register names in every copy: correct, but the copies' false
-    dependences (WAR, WAW) then serialise them.
+    dependences (WAR, WAW) then serialise them. ``time_limit`` (seconds) bounds the exhaustive
+    search besides its node limit (a hang guard: the node limit keeps results deterministic).
     """
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise LoopError(f"the unroll factor must be a positive integer, got {k!r}")
+    if k > MAX_FACTOR:
+        raise LoopError(f"the unroll factor must be at most {MAX_FACTOR}, got {k:,}")
     if scheduler not in ("list", "optimal", "auto"):
         raise LoopError(f"unknown scheduler {scheduler!r}; choose list, optimal or auto")
     loop = analyze_loop(source, machine, restrict=restrict)
+    if k * len(loop) > MAX_UNROLLED:
+        raise LoopError(
+            f"unrolling {len(loop)} instructions {k} times gives {k * len(loop):,}; at most "
+            f"{MAX_UNROLLED:,} are scheduled (use a smaller factor)"
+        )
     trip = loop.trip
     if k > 1 and trip is None:
         raise LoopError(f"cannot unroll: the trip count is unknown: {loop.trip_problem}")
@@ -252,7 +266,7 @@ def unroll(
         g.ops, g.intra_edges(), units=dict(g.units), issue_width=g.issue_width,
         earliest=g.earliest, name=g.name,
     )  # fmt: skip
-    sched, used = _schedule(intra, scheduler)
+    sched, used = _schedule(intra, scheduler, time_limit)
     order = list(sched.order)
     text = [draft[i].text or str(draft[i]) for i in order]
     lines = [f"{main_label}:"] + [f"    {t}" for t in text]
