@@ -11,6 +11,7 @@ deadlock and is reported as such.
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -125,20 +126,70 @@ def evaluate(graph: Graph, order, algorithm: str = "program-order") -> Schedule:
         return t, Wait(wait.cause, t - base, wait.on, wait.waits_for) if t > base else Wait("start")
 
     names = list(streams)
-    while any(heads[s] < len(streams[s]) for s in names):
-        best = None
-        for rank, s in enumerate(names):
-            if heads[s] >= len(streams[s]):
-                continue
+    # Each stream head's earliest start is cached (in a heap, best first) and recomputed only
+    # when something it depends on changed: its stream moved on, a predecessor was placed, or a
+    # unit it uses (with an issue width: any issue slot) got busier. Placing n operations on k
+    # streams so costs O(n log k) heap steps plus the recomputations, not O(n k) placements.
+    unplaced = [sum(1 for e in preds[i] if not e.distance) for i in range(len(graph.ops))]
+    succs_of: dict[int, list[int]] = {}
+    for e in graph.edges:
+        if not e.distance:
+            succs_of.setdefault(e.src, []).append(e.dst)
+    units_of = [{r.unit for r in op.reservations} for op in graph.ops]
+    rank_of = {s: k for k, s in enumerate(names)}
+    version = dict.fromkeys(names, 0)
+    cached: dict[str, tuple[int, Wait]] = {}
+    heap: list[tuple[int, int, int, str]] = []
+    stream_of_head: dict[int, str] = {}
+    on_unit: dict[str, set[str]] = {}  # unit -> streams whose head uses it
+    dirty: set[str] = set()
+
+    def new_head(s: str) -> None:
+        if heads[s] < len(streams[s]):
             i = streams[s][heads[s]]
-            if any(e.src not in start for e in preds[i] if not e.distance):
-                continue
-            t, wait = earliest(i, s)
-            if best is None or (t, rank) < (best[0], best[1]):
-                best = (t, rank, s, i, wait)
-        if best is None:
+            stream_of_head[i] = s
+            for u in units_of[i]:
+                on_unit.setdefault(u, set()).add(s)
+            if not unplaced[i]:
+                dirty.add(s)
+
+    def invalidate(s: str) -> None:
+        version[s] += 1
+        cached.pop(s, None)
+        if not unplaced[streams[s][heads[s]]]:
+            dirty.add(s)
+
+    for s in names:
+        new_head(s)
+    remaining = sum(len(streams[s]) for s in names)
+    while remaining:
+        for s in dirty:
+            i = streams[s][heads[s]]
+            cached[s] = earliest(i, s)
+            heapq.heappush(heap, (cached[s][0], rank_of[s], version[s], s))
+        dirty.clear()
+        while heap and heap[0][2] != version[heap[0][3]]:
+            heapq.heappop(heap)
+        if not heap:
             raise DeadlockError(_deadlock_message(graph, streams, heads, start, preds))
-        t, _rank, s, i, wait = best
+        t, _rank, _v, s = heapq.heappop(heap)
+        i = streams[s][heads[s]]
+        wait = cached.pop(s)[1]
+        version[s] += 1
+        remaining -= 1
+        del stream_of_head[i]
+        for u in units_of[i]:
+            on_unit[u].discard(s)
+        for j in succs_of.get(i, ()):
+            unplaced[j] -= 1
+            if j in stream_of_head and stream_of_head[j] != s:
+                invalidate(stream_of_head[j])
+        if graph.issue_width is not None:
+            others = [x for x in names if x != s and heads[x] < len(streams[x])]
+        else:
+            others = {x for u in units_of[i] for x in on_unit.get(u, ()) if x != s}
+        for x in others:
+            invalidate(x)
         start[i] = t
         waits[i] = wait
         issued.append(i)
@@ -148,6 +199,7 @@ def evaluate(graph: Graph, order, algorithm: str = "program-order") -> Schedule:
         for r in graph.ops[i].reservations:
             for c in range(t + r.offset, t + r.offset + r.cycles):
                 unit_used[(r.unit, c)] += 1
+        new_head(s)
     n = len(graph.ops)
     sched = Schedule(
         graph,
