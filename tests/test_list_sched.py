@@ -400,3 +400,50 @@ def test_new_heuristics_are_legal_and_never_beat_the_optimum(
     assert all(best.start[i] + rh[i] <= best.length for i in range(len(g.ops)))
     late = right_justify(g, imp)
     verify(g, late)
+
+
+CH04_B = """
+t0 = t3 - t4
+t0 = t4 - t6
+t3 = t5 + t2
+t1 = t1 - t5
+t2 = t7 + t1
+t2 = t0 + t2
+t6 = t7 + t6
+"""
+CH04_M = """
+t0 = t1 * t3
+t4 = t2 * t4
+t5 = t4 - t1
+t3 = t1 + t3
+t6 = t1 - t1
+t6 = t6 + t7
+t2 = t6 * t3
+"""
+
+
+def test_chapter_04_heuristic_table():
+    """Chapter 04's table: on B the height and heuristic 1 reach the optimum (11), the
+    "more dependents" priorities and program order 13; on M no priority reaches the optimum 16
+    (the ALU bound): height and heuristic 1 take 17, because both start the multiply whose
+    long-latency result only a leaf waits for."""
+    b = compare_priorities(analyze(CH04_B, "lecture"))
+    assert b == {
+        "height": 11,
+        "successors": 13,
+        "descendants": 13,
+        "noninterfering": 11,
+        "original": 13,
+    }
+    dm = analyze(CH04_M, "lecture")
+    m = compare_priorities(dm)
+    assert m == {
+        "height": 17,
+        "successors": 19,
+        "descendants": 18,
+        "noninterfering": 17,
+        "original": 19,
+    }
+    best = optimal_schedule(dm)
+    assert best.length == lower_bound(dm.graph) == 16
+    assert list_schedule(dm, "noninterfering").order[0] == 1  # t4 = t2 * t4, latency 5 to t5
