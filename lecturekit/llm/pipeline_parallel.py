@@ -92,7 +92,7 @@ SCHEDULES: dict[str, str] = {
     "1f1b": "1F1B = DAPPLE (2021) = PipeDream-Flush: warm-up, one forward one backward, cool-down",
     "1f1b-eager": "the 2023 slide's DAPPLE figure: backward first, forwards as they arrive, <= p",
     "interleaved": "interleaved 1F1B (Megatron-LM 2021): v model chunks per device",
-    "zb-h1": "zero bubble ZB-H1 (2023): backward split into B and W, W postponed; 1F1B memory",
+    "zb-h1": "zero bubble ZB-H1 (2023): backward split into B and W, W postponed; 1F1B peak memory",
     "zb-h2": "zero bubble ZB-H2 (2023): more warm-up forwards, parallelogram; ~2x memory",
 }
 
