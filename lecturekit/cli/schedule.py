@@ -131,7 +131,7 @@ def run(args) -> int:
     print("lower bounds: " + ", ".join(f"{k} {v}" for k, v in named.items()))
     stopped = args.algorithm == "optimal" and sched.info.get("timed_out")
     if sched.length <= bound:  # meeting a lower bound proves it, searched or not
-        status = "proven optimal" + (": equals the lower bound, search stopped" if stopped else "")
+        status = "proven optimal" + (" by the lower bound" if stopped else "")
     elif args.algorithm == "list":
         status = "not proven optimal"
     elif stopped:

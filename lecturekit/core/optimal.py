@@ -75,6 +75,8 @@ from .verify import verify
 
 #: Blocks with more operations get the best list schedule (not proven optimal) without a search.
 MAX_DEPTH = 3000
+#: with a time limit, longer blocks skip the initial list schedules (one cannot be interrupted)
+LIST_IN_SEARCH_MAX = 1000
 
 
 @dataclass
@@ -415,7 +417,18 @@ def optimal_search(
     if initial:
         from .list_sched import PRIORITIES, list_schedule
 
+        long_block = time_limit is not None and n > LIST_IN_SEARCH_MAX
+        if long_block:
+            # a cheap incumbent (program order, linear time) instead of list schedules, which
+            # cannot be interrupted: a wide block often meets the bound with it anyway
+            order = g.topological_order()
+            search.best, search.best_order = evaluate(g, order).length, order
+            initial_length = search.best
+            if search.best > search.root_bound:
+                search.timed_out = True
         for name in PRIORITIES:
+            if long_block:
+                break
             if search.best is not None and search.out_of_time():
                 search.timed_out = True  # the limit holds for the initial schedules too
                 break
