@@ -57,7 +57,9 @@ def register(sub) -> None:
         help="lecturekit machine for the graph and simulation (default: the preset for --cpu, "
         "e.g. sifive-7-rv64 for sifive-u74)",
     )
-    p.add_argument("--json", action="store_true", help="print JSON (a stable contract)")
+    p.add_argument(
+        "--json", action="store_true", help="print JSON, a stable contract (default: text)"
+    )
     p.set_defaults(func=run)
 
 

@@ -40,7 +40,9 @@ def register(sub) -> None:
         default="all",
         help="every instruction in the file, one function, or its innermost loop (default: all)",
     )
-    p.add_argument("--json", action="store_true", help="print JSON (a stable contract)")
+    p.add_argument(
+        "--json", action="store_true", help="print JSON, a stable contract (default: text)"
+    )
     p.set_defaults(func=run)
 
 
