@@ -1,0 +1,420 @@
+"""Grading you can trust (issue 14): every attack a hostile submission tried scores exactly what it
+deserves, a correct submission graded beside it (``--jobs 2``) keeps full marks, the instructor's
+files are byte-identical afterwards, and for every code question of every problem set a submission
+that wraps the library function answering it scores 0 on that question.
+
+The attack submissions are generated here from the committed exercise notebook (bounded: the
+runaway cells meet short timeouts) and graded in as few ``grade_folder`` runs as possible.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from lecturekit.grading import autograder_notebook, grade_folder, questions
+from lecturekit.grading_run import decode, encode, make_plan
+from lecturekit.sandbox import package_copy
+
+ROOT = Path(__file__).resolve().parents[1]
+SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
+PS04 = ROOT / "solutions" / "04_list_scheduling.ipynb"
+
+pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap not installed")
+
+
+@pytest.fixture(scope="module")
+def build(tmp_path_factory):
+    return tmp_path_factory.mktemp("otter-build")
+
+
+def fingerprint(*places: Path) -> dict[str, str]:
+    files = [p for place in places for p in ([place] if place.is_file() else place.rglob("*"))]
+    return {
+        str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(files) if p.is_file()
+    }
+
+
+def points(master):
+    return {q.name: q.points for q in questions(master) if not q.manual}
+
+
+def exercise_with(master: Path, answers: dict[str, str], extra: list[tuple[str, str]]) -> object:
+    """The committed exercise with some answer cells replaced (``name -> source`` for the cell
+    that assigns/defines ``name``) and extra cells inserted after the cell defining a name
+    (``("", src)``: right after the first cell)."""
+    nb = nbformat.read(str(ROOT / "exercises" / master.name), as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        for name, source in answers.items():
+            if cell.source.startswith((f"{name} =", f"def {name}(")):
+                cell.source = source
+    for after, source in extra:
+        at = 1
+        if after:
+            at = 1 + next(
+                i
+                for i, c in enumerate(nb.cells)
+                if c.cell_type == "code" and c.source.startswith((f"{after} =", f"def {after}("))
+            )
+        nb.cells.insert(at, nbformat.v4.new_code_cell(source))
+    return nb
+
+
+def grade(master, folder, build, tmp_path, **kw):
+    out = tmp_path / "grades.csv"
+    grades = grade_folder(
+        str(master), [folder], out, solutions=ROOT / "solutions", build=build, **kw
+    )
+    rows = {Path(r["submission"]).name: r for r in csv.DictReader(out.open())}
+    return {g.submission: g for g in grades}, rows
+
+
+# -- the attacks of issue 14 on problem set 04 ------------------------------------------------
+GOOD_Q1 = "q1_heights = [8, 5, 5, 2, 2, 2]"
+
+
+def attacks(build: Path) -> dict[str, tuple[object, dict[str, float]]]:
+    """name -> (notebook, deserved scores of the questions not listed: 0)."""
+    solution_path = str(PS04)
+    autograder = str(build / PS04.stem / "autograder" / PS04.name)
+    wrong: dict[str, str] = {}  # the exercise's own `...`: deserves 0
+    out = {}
+    out["a_check_patched"] = (
+        exercise_with(
+            PS04,
+            wrong,
+            [
+                (
+                    "",
+                    "import otter\nR = type('R', (), {'score': 1e6, 'possible': 1})\n"
+                    "otter.Notebook.check = lambda s, *a, **k: R()\n"
+                    "import lecturekit.check as lc\nlc.Grader.check = lambda s, *a, **k: R()",
+                )
+            ],
+        ),
+        {},
+    )
+    out["b_printed_marker"] = (
+        exercise_with(
+            PS04,
+            wrong,
+            [
+                (
+                    "",
+                    "get_ipython().events.register('pre_run_cell', lambda *a: print("
+                    '\'__LECTUREKIT_GRADE__{"score": 3.0, "possible": 1.0}\'))\n'
+                    "import sys\nfor fd in range(3, 40):\n"
+                    "    try:\n"
+                    "        import os\n"
+                    '        os.write(fd, b\'\\x00\\x00\\x00\\x14{"scores": {"q1": 9}}\')\n'
+                    "    except OSError:\n"
+                    "        pass",
+                )
+            ],
+        ),
+        {},
+    )
+    out["c_int_subclass"] = (
+        exercise_with(
+            PS04,
+            {
+                "q1_heights": "class I(int):\n    __eq__ = lambda s, o: True\n"
+                "    __hash__ = int.__hash__\n"
+                "class L(list):\n    __eq__ = lambda s, o: True\n"
+                "q1_heights = L([I(0)] * 6)",
+                "q3_start": "q3_start = [I(k) for k in range(5)]",
+                "q4_length": "q4_length = I(1)",
+                "height": "def height(graph, i):\n    return I(0)",
+                "descendants": "def descendants(graph, i):\n    return I(0)",
+            },
+            [],
+        ),
+        {},
+    )
+    out["d_shadowing"] = (
+        exercise_with(
+            PS04,
+            {
+                "height": "def height(graph, i):\n    return None",
+                "descendants": "def descendants(graph, i):\n    return None",
+            },
+            [
+                (
+                    "descendants",
+                    "import types\n"
+                    "heights = lambda graph, **k: [0] * len(graph.ops)\n"
+                    "list_schedule = lambda *a, **k: types.SimpleNamespace("
+                    "start=q3_start, length=q4_length)\n"
+                    "lower_bound = lambda g: 0\n"
+                    "PRIORITIES = {'descendants': types.SimpleNamespace("
+                    "compute=lambda g: [0] * len(g.ops))}\n"
+                    "import lecturekit.core.bounds as B, lecturekit.core.list_sched as LS\n"
+                    "B.heights = heights; LS.list_schedule = list_schedule",
+                )
+            ],
+        ),
+        {},
+    )
+    reader = (
+        "import glob, json, os\n"
+        f"paths = [{solution_path!r}]\n"
+        "for cmd in glob.glob('/proc/*/cmdline'):\n"
+        "    try:\n"
+        "        paths += open(cmd, 'rb').read().decode(errors='replace').split('\\0')\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "for root, dirs, files in os.walk('/'):\n"
+        "    if root.startswith(('/proc', '/sys', '/usr', '/root', '/dev')):\n"
+        "        dirs[:] = []\n"
+        "    paths += [os.path.join(root, f) for f in files if f == "
+        f"{PS04.name!r}]\n"
+        "for p in paths:\n"
+        "    try:\n"
+        "        nb = json.load(open(p))\n"
+        "    except Exception:\n"
+        "        continue\n"
+        "    for c in nb.get('cells', []):\n"
+        "        if c['cell_type'] == 'code' and 'SOLUTION' in ''.join(c['source']):\n"
+        "            try:\n"
+        "                exec(''.join(c['source']), globals())\n"
+        "            except Exception:\n"
+        "                pass"
+    )
+    out["e_reads_solutions"] = (exercise_with(PS04, {}, [("descendants", reader)]), {})
+    out["f_forges_and_kills"] = (
+        exercise_with(
+            PS04,
+            wrong,
+            [
+                (
+                    "",
+                    "import glob, json, os, signal\n"
+                    "for cmd in glob.glob('/proc/*/cmdline'):\n"
+                    "    for arg in open(cmd, 'rb').read().decode(errors='replace').split('\\0'):\n"
+                    "        if arg.endswith('.json'):\n"
+                    "            try:\n"
+                    "                open(arg, 'w').write(json.dumps({'scores': {'q1': 99}}))\n"
+                    "            except OSError:\n"
+                    "                pass\n"
+                    "for pid in [os.getppid(), 1]:\n"
+                    "    try:\n"
+                    "        os.kill(pid, signal.SIGKILL)\n"
+                    "    except OSError:\n"
+                    "        pass",
+                )
+            ],
+        ),
+        {},
+    )
+    out["g_tampers_with_files"] = (
+        exercise_with(
+            PS04,
+            wrong,
+            [
+                (
+                    "",
+                    "import json, os, shutil\n"
+                    f"for path in [{autograder!r}, {str(ROOT / 'exercises' / PS04.name)!r}]:\n"
+                    "    try:\n"
+                    "        nb = json.load(open(path))\n"
+                    "        for t in nb['metadata']['otter']['tests'].values():\n"
+                    "            for c in t['suites'][0]['cases']:\n"
+                    "                c['code'] = '>>> assert True\\n'\n"
+                    "        json.dump(nb, open(path, 'w'))\n"
+                    "    except Exception:\n"
+                    "        pass\n"
+                    f"for path in [{solution_path!r}, {str(build)!r}]:\n"
+                    "    try:\n"
+                    "        os.remove(path)\n"
+                    "    except Exception:\n"
+                    "        shutil.rmtree(path, ignore_errors=True)\n"
+                    "import glob, tempfile\n"
+                    "tmp = tempfile.gettempdir()\n"
+                    "for d in glob.glob('/tmp/lk-*') + glob.glob(tmp + '/lk-*'):\n"
+                    "    shutil.rmtree(d, ignore_errors=True)",
+                )
+            ],
+        ),
+        {},
+    )
+    out["h_runaway_after_q1"] = (
+        exercise_with(
+            PS04,
+            {"q1_heights": GOOD_Q1},
+            [
+                (
+                    "q1_heights",
+                    "import signal\nfor s in (signal.SIGINT, signal.SIGALRM, signal.SIGTERM):\n"
+                    "    signal.signal(s, signal.SIG_IGN)\nwhile True:\n    pass",
+                )
+            ],
+        ),
+        {"q1": 2},
+    )
+    out["i_deletes_its_dirs"] = (
+        exercise_with(
+            PS04,
+            {"q1_heights": GOOD_Q1},
+            [
+                (
+                    "q1_heights",
+                    "import os, shutil\nhere = os.getcwd()\n"
+                    "shutil.rmtree(here, ignore_errors=True)\n"
+                    "shutil.rmtree(os.path.dirname(here), ignore_errors=True)",
+                )
+            ],
+        ),
+        {"q1": 2},
+    )
+    wrappers = (
+        "import gc, importlib, importlib.util, lecturekit\n"
+        "from lecturekit.core.bounds import heights as _h\n"
+        "def _fresh(name):\n"
+        "    path = lecturekit.__path__[0] + '/core/bounds.py'\n"
+        "    spec = importlib.util.spec_from_file_location('lecturekit.core._b', path)\n"
+        "    mod = importlib.util.module_from_spec(spec)\n"
+        "    spec.loader.exec_module(mod)\n"
+        "    return getattr(mod, name)\n"
+        "def height(graph, i, _keep=heights):\n"
+        "    found = [o for o in gc.get_objects() if getattr(o, '__name__', '') == 'heights']\n"
+        "    fresh = importlib.import_module('lecturekit.core.bounds').heights\n"
+        "    for f in (_keep, _h, fresh, *found):\n"
+        "        try:\n"
+        "            return f(graph)[i]\n"
+        "        except Exception:\n"
+        "            pass\n"
+        "    return _fresh('heights')(graph)[i]\n"
+        "def descendants(graph, i):\n"
+        "    return PRIORITIES['descendants'].compute(graph)[i]"
+    )
+    out["j_wraps_the_library"] = (
+        exercise_with(PS04, {}, [("descendants", wrappers)]),
+        {},
+    )
+    return out
+
+
+def test_attacks_score_what_they_deserve_and_touch_nothing(build, tmp_path):
+    autograder_notebook(str(PS04), ROOT / "solutions", build)  # made before the run
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    shutil.copy(PS04, folder / "z_good.ipynb")
+    cases = attacks(build)
+    for name, (nb, _) in cases.items():
+        nbformat.write(nb, str(folder / f"{name}.ipynb"))
+    # the files the attacks go for (other problem sets may be edited by others while this runs)
+    watched = [PS04, ROOT / "exercises" / PS04.name, build]
+    before = fingerprint(*watched)
+    grades, rows = grade(
+        PS04, folder, build, tmp_path, cell_timeout=20, question_timeout=30, jobs=2
+    )
+    assert fingerprint(*watched) == before, "the run changed an instructor file"
+    full = points(PS04)
+    assert grades["z_good.ipynb"].scores == pytest.approx(full), grades["z_good.ipynb"].notes
+    assert float(rows["z_good.ipynb"]["total"]) == sum(full.values())
+    for name, (_, deserved) in cases.items():
+        g = grades[f"{name}.ipynb"]
+        want = {q: float(deserved.get(q, 0)) for q in full}
+        assert g.scores == pytest.approx(want), (name, g.notes)
+        assert float(rows[f"{name}.ipynb"]["total"]) == pytest.approx(sum(want.values()))
+    assert any("timed out" in n for n in grades["h_runaway_after_q1.ipynb"].notes)
+    wraps = grades["j_wraps_the_library.ipynb"].notes
+    assert any("q2 may not use lecturekit.core.bounds.heights" in n for n in wraps), wraps
+    assert any("q5 may not use lecturekit.core.list_sched._descendant_counts" in n for n in wraps)
+
+
+# -- every code question of every set: the library's answer cannot be wrapped ------------------
+def wrapper_for(name: str, forbidden: str) -> str:
+    """A function ``name`` that answers by calling the library function ``forbidden``."""
+    return (
+        f"def {name}(*args, **kwargs):\n"
+        "    import importlib, inspect\n"
+        f"    parts = {forbidden!r}.split('.')\n"
+        "    for cut in range(len(parts) - 1, 0, -1):\n"
+        "        try:\n"
+        "            obj = importlib.import_module('.'.join(parts[:cut]))\n"
+        "        except ImportError:\n"
+        "            continue\n"
+        "        for attr in parts[cut:]:\n"
+        "            get = inspect.getattr_static if isinstance(obj, type) else getattr\n"
+        "            obj = get(obj, attr)\n"
+        "        break\n"
+        "    fn = obj.fget if isinstance(obj, property) else getattr(obj, '__func__', obj)\n"
+        "    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)\n"
+        "    need = [p for p in inspect.signature(fn).parameters.values()\n"
+        "            if p.default is p.empty and p.kind in kinds]\n"
+        "    return fn(*args[: len(need)], *[None] * (len(need) - len(args)))"
+    )
+
+
+@pytest.mark.parametrize("master", SOLUTIONS, ids=lambda p: p.stem)
+def test_wrapping_the_library_scores_zero_on_every_code_question(master, build, tmp_path):
+    graded = autograder_notebook(str(master), ROOT / "solutions", build)
+    plan = make_plan(master, graded)
+    code = [q for q in plan["questions"] if q["functions"]]
+    if not code:
+        pytest.skip("no code questions")
+    for q in code:
+        assert q["forbidden"], (
+            f"{master.stem} {q['name']}: name the library functions that answer it"
+        )
+    answers = {q["functions"][0]: wrapper_for(q["functions"][0], q["forbidden"][0]) for q in code}
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    nbformat.write(exercise_with(master, answers, []), str(folder / "wrapper.ipynb"))
+    # (that the solutions still score 100% with these lists is tests/test_grading.py's job)
+    grades, _ = grade(master, folder, build, tmp_path, cell_timeout=30, question_timeout=60)
+    wrapped = grades["wrapper.ipynb"]
+    for q in code:
+        assert wrapped.scores[q["name"]] == 0, (q["name"], wrapped.notes)
+        said = [n for n in wrapped.notes if n.startswith(f"{q['name']}: ") and "may not use" in n]
+        assert said, (q["name"], wrapped.notes)
+
+
+# -- the pieces ------------------------------------------------------------------------------------
+def test_plain_data_keeps_exact_types_and_refuses_subclasses():
+    from fractions import Fraction
+
+    import numpy as np
+
+    from lecturekit.grading_run import Unencodable
+
+    value = {"a": [1, 2.5, (3, "x")], 4: {5, 6}, "f": Fraction(1, 3), "n": None, "e": ...}
+    assert decode(encode(value)) == value
+    arr = np.arange(6, dtype=np.int32).reshape(2, 3)
+    back = decode(encode([arr, np.float64(1.5)]))
+    assert back[0].dtype == np.int32 and (back[0] == arr).all() and type(back[1]) is np.float64
+
+    class Liar(int):
+        def __eq__(self, other):
+            return True
+
+        __hash__ = int.__hash__
+
+    for bad in (Liar(1), [Liar(1)], type("L", (list,), {})(), object(), lambda: 1):
+        with pytest.raises(Unencodable):
+            encode(bad)
+    for malformed in ([], ["int"], ["list", "x"], ["ndarray", "O", [1], ["list", []]], "x"):
+        with pytest.raises((ValueError, TypeError)):
+            decode(malformed)
+
+
+def test_forbidden_functions_are_gone_from_the_package_copy(tmp_path):
+    copy = package_copy(
+        {"lecturekit.core.bounds.heights": "q2 may not use lecturekit.core.bounds.heights"},
+        tmp_path / "lecturekit",
+    )
+    text = (copy / "core" / "bounds.py").read_text()
+    assert "q2 may not use lecturekit.core.bounds.heights" in text
+    assert not (copy / "core" / "__pycache__").exists()
+    from lecturekit.errors import LectureKitError
+
+    with pytest.raises(LectureKitError, match="not found"):
+        package_copy({"lecturekit.nope.f": "x"}, tmp_path / "other")
