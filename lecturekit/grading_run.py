@@ -23,7 +23,15 @@ builtins, the output stream, ...). So no score is ever computed where student co
      other objects (``type(x) is int``, not ``isinstance``), so an ``int`` subclass with
      ``__eq__`` returning ``True`` is no answer at all;
    * every *answer function* (``height``) is a proxy: each call sends the (trusted) arguments
-     into the sandbox, and takes back only a plain-data result, decoded as above.
+     into the sandbox (pickled; an object passed again is sent once and then named by a
+     handle), and takes back only a plain-data result, decoded as above. Arguments that are
+     plain containers (lists, dicts, sets, arrays) come back too, and are written into the
+     trusted ones if the function changed them, so "must not modify its input" tests still see
+     a modification.
+
+   Record/replay (run the tests in the sandbox, replay the recorded calls in the trusted run)
+   was the alternative; calling through the sandbox is simpler and exact: the trusted tests
+   decide every argument, so nothing recorded can be forged or go stale.
 
    The driver prints one JSON document; the parent reads nothing else. Whatever the submission
    prints, forges or writes never reaches it, and no "score" comes out of the sandbox at all.
@@ -311,7 +319,7 @@ def worker_main() -> int:
                     value = fn(*args, **kwargs)
                 finally:
                     _disarm()
-                reply = {"value": encode(value)}
+                reply = {"value": encode(value), "after": _after(msg["args"], args, kwargs)}
             except BaseException as exc:  # noqa: BLE001 - reported to the driver as a failure
                 _disarm()
                 try:
@@ -339,6 +347,46 @@ def _unpack(packed: list, handles: dict) -> tuple[list, dict]:
         else:
             kwargs[key] = value
     return args, kwargs
+
+
+def _after(packed: list, args: list, kwargs: dict) -> dict:
+    """The arguments passed by reference as they are after the call (a function that modifies
+    its input must be seen to, by the tests that check it does not)."""
+    out = {}
+    for n, item in enumerate(packed):
+        if item[1] == "v":
+            continue
+        value = args[n] if item[0] is None else kwargs[item[0]]
+        if type(value) in (list, dict, set) or type(value).__name__ == "ndarray":
+            try:
+                out[str(n)] = encode(value)
+            except Unencodable:
+                pass
+    return out
+
+
+def _write_back(target, data) -> None:
+    """Make the trusted argument ``target`` hold what the sandbox's copy holds after a call."""
+    if encode_or_none(target) == data:
+        return
+    value = decode(data)
+    if type(target) is list and type(value) is list:
+        target[:] = value
+    elif type(target) is dict and type(value) is dict:
+        target.clear()
+        target.update(value)
+    elif type(target) is set and type(value) is set:
+        target.clear()
+        target.update(value)
+    elif type(target).__name__ == "ndarray" and getattr(value, "shape", None) == target.shape:
+        target[...] = value
+
+
+def encode_or_none(value):
+    try:
+        return encode(value)
+    except Unencodable:
+        return None
 
 
 # -- the driver: trusted, one per submission ---------------------------------------------------
@@ -534,6 +582,11 @@ class Remote:
                 job.forbidden_used.setdefault(job.question, message.split(": ", 1)[-1])
             raise AssertionError(f"{self.name} raised {message}")
         try:
+            after = reply.get("after") if isinstance(reply.get("after"), dict) else {}
+            passed = [*args, *kwargs.values()]
+            for key, data in after.items():
+                if key.isdigit() and int(key) < len(passed):
+                    _write_back(passed[int(key)], data)
             return decode(reply.get("value"))
         except (ValueError, TypeError, OverflowError) as exc:
             raise AssertionError(f"{self.name} returned something that is not plain data") from exc
