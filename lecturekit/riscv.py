@@ -28,6 +28,9 @@ What is read:
   blez bgez bltz bgtz bgt ble bgtu bleu``, ``j jr ret call tail jal jalr``;
 * the pseudo-instructions clang prints: ``li mv not neg negw sext.w seqz snez sltz sgtz la lla
   nop fmv.d fneg.d fabs.d``;
+* virtual registers ``%v1`` (or ``$v1``): the loop tools (``lecturekit unroll``/``modulo``)
+  write renamed copies with them, and the lecture's ``subi muli divi move`` in the code they
+  generate, so compiled loops go through every tool and the result parses back;
 * labels (``.LBB0_2:``, ``saxpy:``), ``#`` comments; directives (``.text``, ``.p2align 2``, ...)
   are skipped and listed in the program's ``notes``. A branch to a label outside the text (the
   exit of a loop that was cut out of a function) is allowed in RISC-V and noted.
@@ -92,6 +95,12 @@ def _table() -> dict[str, tuple[str, str]]:
     add("ret", "ret", "branch")
     add("call tail", "call", "branch")
     add("nop", "", "nop")
+    # the lecture's pseudo-instructions, which lecturekit's loop tools emit in the code they
+    # generate around a loop (trip counts): not RISC-V, but read so that code parses back
+    add("subi", "rri", "alu")
+    add("muli", "rri", "mul")
+    add("divi", "rri", "div")
+    add("move", "rr", "alu")
     for s in ("s", "d"):
         add(f"fadd.{s} fsub.{s} fmin.{s} fmax.{s} fsgnj.{s} fsgnjn.{s} fsgnjx.{s}", "rrr", "fadd")
         add(f"feq.{s} flt.{s} fle.{s}", "rrr", "fadd")
@@ -131,15 +140,16 @@ _RV_ONLY_REG = re.compile(r"(?<![A-Za-z0-9_$.])(?:x[0-9]{1,2}|f[0-9]{1,2}|f[tsa]
 def looks_like_riscv(source: str) -> bool:
     """Whether text is RISC-V rather than the lecture's MIPS/three-address notation.
 
-    RISC-V when nothing is MIPS (no ``$`` register) or three-address (no ``=``, ``if``,
-    ``goto``), and something is RISC-V only: a directive (``.text``), an opcode MIPS does not
-    have (``ld``, ``addiw``, ``fadd.d``, ``mv``, ``ret``, ...) or a register ``x5``/``f3``/``fa0``.
+    RISC-V when nothing is three-address (no ``=``, ``if``, ``goto``) and something is RISC-V
+    only: a directive (``.text``), an opcode MIPS does not have (``ld``, ``addiw``, ``fadd.d``,
+    ``mv``, ``ret``, ...) or a register ``x5``/``f3``/``fa0``. (``$t0`` alone is MIPS; in RISC-V
+    text ``$v``/``%v`` is a virtual register.)
     """
     mips = _mips_opcodes()
     evidence = False
     for raw in source.splitlines():
         body = _strip(raw)
-        if "$" in body or "=" in body or "mem[" in body:
+        if "=" in body or "mem[" in body:
             return False
         pos = 0
         while m := _LABEL.match(body, pos):
@@ -218,6 +228,12 @@ def parse_riscv(source: str):
 def _reg(cur, role: str, fp: bool | None = None) -> str:
     cur.skip_ws()
     start = cur.pos
+    virtual = cur.token(r"[%$][A-Za-z_][A-Za-z0-9_]*")
+    if virtual is not None:  # %v1 (or $v1): a virtual register, as lecturekit's loop tools
+        name = virtual[0][1:]  # write renamed copies; a real register name stays itself
+        if name.lower() in REGISTERS:
+            return REGISTERS[name.lower()]
+        return name
     tok = cur.token(r"[A-Za-z][A-Za-z0-9]*")
     name = tok[0].lower() if tok else None
     if name not in REGISTERS:
@@ -388,14 +404,21 @@ def _label(cur) -> str:
     return tok[0]
 
 
+def _name(reg: str) -> str:
+    """A register as RISC-V text: a name that is no RISC-V register is virtual (``%v``)."""
+    return reg if reg in REGISTERS else f"%{reg}"
+
+
 def format_riscv(ins) -> str:
     """The instruction in RISC-V syntax (its source text when it has one)."""
     if ins.text:
         return ins.text
+    if RISCV_OPCODES.get(ins.opcode, ("",))[0] in ("ret", "call"):
+        return ins.opcode
     parts = list(ins.dests) + list(ins.srcs if ins.mem is None else ins.srcs[:-1])
-    ops = ", ".join(parts)
+    ops = ", ".join(_name(r) for r in parts)
     if ins.mem is not None:
-        ops = (ops + ", " if ops else "") + f"{ins.mem.offset}({ins.mem.base})"
+        ops = (ops + ", " if ops else "") + f"{ins.mem.offset}({_name(ins.mem.base)})"
     elif ins.imm is not None:
         ops = (ops + ", " if ops else "") + str(ins.imm)
     if ins.target:

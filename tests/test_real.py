@@ -134,6 +134,29 @@ def test_arbitrary_text_parses_or_raises_parse_error(text):
         pass
 
 
+def test_virtual_registers_and_the_loop_tools_on_clang_output(capsys, tmp_path):
+    """Compiled code goes into every lecturekit tool: the loop tools rename registers (written
+    back as virtual registers %v) and their generated code parses back."""
+    prog = parse("fld %v1, 0(a1)\nfadd.d %v2, %v1, $fa0\nnop\n")
+    assert prog[0].dests == ("v1",) and prog[1].srcs == ("v1", "fa0")
+    with pytest.raises(ParseError, match="register for the base"):
+        parse("ld a0, 8(q9)\n", notation="riscv")  # a typo is still an error
+    loop = real.loop_body(DAXPY, "daxpy")
+    path = tmp_path / "loop.s"
+    path.write_text(loop)
+    for args in (
+        ["unroll", str(path), "-M", "sifive-7-rv64", "--json"],
+        ["modulo", str(path), "-M", "rocket-rv64", "--json"],
+    ):
+        assert main(args) == 0, args
+        data = json.loads(capsys.readouterr().out)
+        assert data["machine"]["name"] == args[3]
+    from lecturekit.loops.unroll import unroll
+
+    result = unroll(loop, 2, "sifive-7-rv64")
+    assert result.cycles_per_iteration < unroll(loop, 1, "sifive-7-rv64").cycles_per_iteration
+
+
 def test_mixed_width_accesses_alias_by_bytes():
     def mem_edges(text):
         return [(e.src, e.dst, e.kind) for e in analyze(text, "rocket-rv64").edges]
