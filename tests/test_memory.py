@@ -1,5 +1,6 @@
 """Training memory (chapter 8): the lecture's GPT-3 tables, parameter counts, activations, ZeRO."""
 
+import math
 import subprocess
 import sys
 
@@ -474,3 +475,28 @@ def test_zero_offload_moves_gradients_and_optimizer_to_cpu():
     off = memory_report("gpt3", ParallelConfig(dp=64, zero=1))
     assert round(off.gradients / GIB) == 325 and on.gradients == 0
     assert on.total == off.total - off.gradients - off.optimizer
+
+
+def test_technique_figure_on_a_log_axis_shows_the_a100_line():
+    # chapter 08's figure of the techniques: from 63,158 GiB down to 555 GiB on a linear axis the
+    # A100's 80 GiB line is invisible; on the chapter's log axis it sits inside the plot
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from lecturekit.llm.memory import technique_effects
+    from lecturekit.viz.memory import plot_memory
+
+    rows = technique_effects("gpt3", dp=64, tp=8, pp=8)
+    ax = plot_memory(rows, gpu="A100-80GB", log=True)
+    ax.set_xlim(1, 2e5)
+    assert ax.get_xscale() == "log"
+    lines = [ln for ln in ax.get_lines() if ln.get_linestyle() == "--"]
+    assert len(lines) == 1 and lines[0].get_xdata()[0] == 80  # the A100-80GB, in GiB
+    lo, hi = ax.get_xlim()
+    # on a log axis 80 GiB sits a third of the way across, not at 0.1% of it
+    frac = (math.log10(80) - math.log10(lo)) / (math.log10(hi) - math.log10(lo))
+    assert 0.2 < frac < 0.6
+    assert max(r.total for _, r in rows) / GIB > 60_000 and 80 / 70_000 < 0.002
+    plt.close(ax.figure)

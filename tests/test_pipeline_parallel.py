@@ -323,7 +323,8 @@ def test_bad_orders_are_explained(order, message):
         ({"name": "1f1b", "m": 2.5}, "m (micro-batches): must be an integer"),
         ({"name": "1f1b", "tf": 0}, "forward (T_F): must be between 1"),
         ({"name": "1f1b", "comm": -1}, "comm"),
-        ({"name": "zb-h1", "p": 32, "m": 64}, "more than this simulator handles"),
+        # beyond the runaway bound (MAX_OPS = 100,000 passes since the scale work of issue 17)
+        ({"name": "interleaved", "p": 64, "m": 512, "v": 16}, "more than this simulator handles"),
     ],
 )
 def test_bad_parameters_are_explained(kwargs, message):
