@@ -7,6 +7,8 @@ from collections import Counter
 
 import pytest
 from conftest import SIX_BLOCK
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lecturekit.core import Edge, Graph, Operation, Reservation, evaluate, verify
 from lecturekit.core.bounds import lower_bound
@@ -194,3 +196,42 @@ def test_deep_blocks_do_not_overflow_the_stack(monkeypatch):
     big = optimal_schedule(g)
     verify(g, big)
     assert big.info["timed_out"] and big.info["nodes"] == 0
+
+
+# --- engine="optsched" (issue 17): stronger tails, improved incumbent, larger history ---
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    size=st.integers(1, 8),
+    machine=st.sampled_from(["lecture", "classic5", "dual"]),
+    registers=st.integers(3, 32),
+)
+def test_optsched_engine_agrees_with_brute_force(seed, size, machine, registers):
+    prog = random_block(seed, size=size, registers=registers, opcodes=OPCODES)
+    g = analyze(prog, machine).graph
+    s = optimal_schedule(g, engine="optsched")
+    verify(g, s)
+    assert s.info["engine"] == "optsched" and s.info["proven_optimal"]
+    assert s.length == brute_force_optimal(g)[1] == optimal_schedule(g).length
+    assert lower_bound(g) <= s.info["lower_bound"] <= s.length  # a root bound never too high
+    assert evaluate(g, s.order).length == s.length
+
+
+@pytest.mark.parametrize("machine", ["lecture", "dual"])
+def test_optsched_engine_on_larger_blocks_matches_the_classic_search(machine):
+    for seed in range(6):
+        g = analyze(random_block(500 + seed, size=16, registers=8), machine).graph
+        classic = optimal_schedule(g, time_limit=None)
+        strong = optimal_schedule(g, time_limit=None, engine="optsched")
+        verify(g, strong)
+        assert strong.length == classic.length
+        assert strong.info["proven_optimal"] and classic.info["proven_optimal"]
+
+
+def test_engine_is_checked():
+    g = analyze("add $t0, $t1, $t2", "lecture").graph
+    with pytest.raises(ScheduleError, match="engine"):
+        optimal_schedule(g, engine="cp-sat")
+    assert optimal_schedule(g).info["engine"] == "classic"

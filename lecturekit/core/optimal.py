@@ -114,7 +114,15 @@ def uniform_reservations(graph: Graph) -> bool:
 
 class _Search:
     def __init__(
-        self, g: Graph, *, prune: bool, dominance: bool, time_limit, node_limit, greedy=True
+        self,
+        g: Graph,
+        *,
+        prune: bool,
+        dominance: bool,
+        time_limit,
+        node_limit,
+        greedy=True,
+        strong: bool = False,
     ):
         self.g = g
         self.n = n = len(g.ops)
@@ -125,6 +133,15 @@ class _Search:
             self.pred_mask[d] |= 1 << s
         self.topo = _topo(g)
         self.q = heights(g)
+        self.strong = strong
+        self.memo_per_set, self.memo_total = (32, 400_000)
+        if strong and n <= LIST_IN_SEARCH_MAX:  # engine="optsched": resource-constrained
+            # heights as tails (quadratic to compute: only for blocks the search can finish),
+            # and a larger history
+            from .list_sched import resource_heights
+
+            self.q = [max(a, b) for a, b in zip(self.q, resource_heights(g), strict=True)]
+            self.memo_per_set, self.memo_total = (64, 1_000_000)
         self.tail = [op.tail for op in g.ops]
         self.resv = [[(r.unit, r.offset, r.cycles) for r in op.reservations] for op in g.ops]
         self.width = g.issue_width
@@ -289,7 +306,7 @@ class _Search:
         for old in seen:
             if self.dominates(old, sig):
                 return True
-        if len(seen) < 32 and self.memo_size < 400_000:
+        if len(seen) < self.memo_per_set and self.memo_size < self.memo_total:
             seen.append(sig)
             self.memo_size += 1
         return False
@@ -365,6 +382,7 @@ def optimal_search(
     initial: bool = True,
     child_order: str = "greedy",
     trace_every: int = 500,
+    engine: str = "classic",
 ) -> tuple[Schedule, list[SearchEvent]]:
     """Branch and bound (see the module docstring); returns the schedule and the search trace.
 
@@ -374,10 +392,23 @@ def optimal_search(
     of earliest placement first (the first leaf is then program order, the way a naive
     enumeration starts). These switches exist to show, in the notebooks, how much each part
     saves; none changes the optimum.
+
+    ``engine="optsched"`` (issue 17; the default ``"classic"`` is the search chapter 05 counts
+    nodes of) searches the same tree with what OptSched adds: the first incumbent is the
+    improved list heuristic (:func:`~lecturekit.core.list_sched.improved_schedule`) as well as
+    every classic priority; every tail in the bounds (the critical path from the frontier and
+    the per-unit and issue-slot relaxed bounds on the operations left) is the
+    resource-constrained height (:func:`~lecturekit.core.list_sched.resource_heights`: the
+    latency path below an operation *and* the work its descendants put on each unit), which is
+    a valid tail for any legal schedule and never smaller than the height; the root bound is at
+    least ``max(asap + resource height)``; and the history table keeps more prefixes (64 per
+    set of placed operations, a million in all). Same optimum, same verification.
     """
     t0 = time.perf_counter()  # the time limit covers everything below, list schedules included
     g = as_graph(graph)
     g.check_acyclic()
+    if engine not in ("classic", "optsched"):
+        raise ScheduleError(f"engine is 'classic' or 'optsched', got {engine!r}")
     if child_order not in ("greedy", "program"):
         raise ScheduleError(f"child_order is 'greedy' or 'program', got {child_order!r}")
     if time_limit is not None and not (
@@ -408,11 +439,18 @@ def optimal_search(
         time_limit=time_limit,
         node_limit=node_limit,
         greedy=child_order == "greedy",
+        strong=engine == "optsched",
     )
     search.t0 = t0
     search.trace = True
     search.trace_every = max(1, int(trace_every))
     search.root_bound = lower_bound(g)
+    if search.strong:
+        from .bounds import asap
+
+        search.root_bound = max(
+            search.root_bound, max(a + q for a, q in zip(asap(g), search.q, strict=True))
+        )
     initial_length = None
     if initial:
         from .list_sched import PRIORITIES, list_schedule
@@ -435,6 +473,21 @@ def optimal_search(
             order = list_schedule(g, name).order
             length = evaluate(g, order).length
             if search.best is None or length < search.best:
+                search.best, search.best_order = length, order
+                initial_length = length
+        if (
+            search.strong
+            and not long_block
+            and not search.timed_out
+            and search.best is not None
+            and search.best > search.root_bound
+            and not search.out_of_time()
+        ):
+            from .list_sched import improved_schedule
+
+            order = improved_schedule(g, pilot=n <= 60).order  # the pilot is cubic
+            length = evaluate(g, order).length
+            if length < search.best:
                 search.best, search.best_order = length, order
                 initial_length = length
     search.event("start", f"lower bound {search.root_bound}; list scheduling gives {search.best}")
@@ -478,6 +531,7 @@ def optimal_search(
             "timed_out": search.timed_out,
             "initial": initial_length,
             "exact_over_issue_cycles": search.uniform,
+            "engine": engine,
         }
     )
     if search.timed_out:
