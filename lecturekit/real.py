@@ -235,18 +235,25 @@ def compile_c(
 
 
 def compile_gcc(
-    source: str | Path, schedule: bool = True, unroll: bool = False, opt: str = "-O2"
+    source: str | Path, schedule: bool | str = True, unroll: bool = False, opt: str = "-O2"
 ) -> Compiled:
-    """Compile C for RV64GC with GCC; ``schedule`` toggles ``-fschedule-insns`` (before register
-    allocation) and ``-fschedule-insns2`` (after). ``-mtune=sifive-7-series`` gives GCC the
-    U74's pipeline description."""
+    """Compile C for RV64GC with GCC. ``schedule``: ``True`` both schedulers
+    (``-fschedule-insns``, before register allocation, and ``-fschedule-insns2``, after),
+    ``False`` neither, ``"before"`` or ``"after"`` only that one. ``-mtune=sifive-7-series``
+    gives GCC the U74's pipeline description."""
+    choices = {
+        True: ("-fschedule-insns", "-fschedule-insns2"),
+        False: ("-fno-schedule-insns", "-fno-schedule-insns2"),
+        "before": ("-fschedule-insns", "-fno-schedule-insns2"),
+        "after": ("-fno-schedule-insns", "-fschedule-insns2"),
+    }
+    if schedule not in choices or (isinstance(schedule, int) and not isinstance(schedule, bool)):
+        raise LectureKitError(
+            f"schedule must be True, False, 'before' or 'after', got {schedule!r}"
+        )
     gcc = find_tool("gcc-riscv")
     flags = ["-march=rv64gc", "-mabi=lp64d", "-mtune=sifive-7-series", opt, "-S"]
-    flags += (
-        ["-fschedule-insns", "-fschedule-insns2"]
-        if schedule
-        else ["-fno-schedule-insns", "-fno-schedule-insns2"]
-    )
+    flags += list(choices[schedule])
     flags += ["-funroll-loops"] if unroll else []
     flags += ["-fno-asynchronous-unwind-tables", "-fno-ident"]
     with tempfile.TemporaryDirectory() as tmp:

@@ -408,6 +408,13 @@ def test_gcc_schedule_flags():
     assert "-fschedule-insns" in on.command and "-fno-schedule-insns2" in off.command
     for c in (on, off):
         assert parse(real.instructions_only(c.loop("daxpy")))
+    after = real.compile_gcc(DATA / "daxpy.c", schedule="after")
+    assert "-fno-schedule-insns" in after.command and "-fschedule-insns2" in after.command
+    m = preset("sifive-7-rv64")
+    cycles = [simulate(real.instructions_only(c.loop("daxpy")), m).cycles for c in (off, on)]
+    assert cycles[1] < cycles[0]  # GCC fills the load latency with the addi's
+    with pytest.raises(LectureKitError, match="schedule must be"):
+        real.compile_gcc(DATA / "daxpy.c", schedule="sometimes")
 
 
 def test_mca_live_matches_saved_fixture():
