@@ -344,3 +344,70 @@ def test_every_option_has_help_stating_its_default():
         if not a.help or (a.option_strings and "default" not in a.help.lower())
     ]
     assert not missing, "options without help text stating the default: " + ", ".join(missing)
+
+
+# -- widgets: never raise, show the error, never substitute a value ----------------------------
+LOOP = (
+    "loop:\nlw $t0, 0($s1)\naddi $t0, $t0, 1\nsw $t0, 0($s1)\naddi $s1, $s1, 4\n"
+    "bne $s1, $s2, loop\n"
+)
+
+
+def _text_widgets():
+    from lecturekit.widgets import deps, explorer, list_sched, modulo, optimal, pipeline
+
+    return {
+        "block_explorer": explorer.block_explorer,
+        "dependence_stepper": deps.dependence_stepper,
+        "list_scheduling_stepper": list_sched.list_scheduling_stepper,
+        "pipeline_stepper": pipeline.pipeline_stepper,
+        "optimal_search_viewer": optimal.optimal_search_viewer,
+        "unroll_explorer": modulo.unroll_explorer,
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_text_widgets()))
+@pytest.mark.parametrize(
+    "value, fragment",
+    [
+        (None, "NoneType"),
+        (123, "int"),
+        (b"add $t0, $t1, $t2", "bytes"),
+        ("addi $t0, $t1, 08", "leading zero"),
+        ("li $t0, " + "9" * 5000, "too long"),
+    ],
+)
+def test_widget_constructors_show_errors(name, value, fragment):
+    widget = _text_widgets()[name](value)
+    assert fragment in widget.error.value, widget.error.value
+
+
+@pytest.mark.parametrize(
+    "make, fragment",
+    [
+        (lambda w: w.planner.planner_explorer(gpus=7), "gpus: this control offers"),
+        (lambda w: w.planner.planner_explorer("bogus"), "model: this control offers"),
+        (lambda w: w.pipeline_parallel.pipeline_explorer("bogus"), "schedule: this control"),
+        (lambda w: w.pipeline_parallel.pipeline_explorer(p=0), "p: this control goes from 1"),
+        (lambda w: w.pipeline_parallel.pipeline_explorer(p=10**6), "p: this control goes"),
+        (lambda w: w.memory.memory_explorer("bogus"), "model: this control offers"),
+        (lambda w: w.modulo.unroll_explorer(LOOP, k=0), "k: this explorer offers"),
+    ],
+)
+def test_widgets_refuse_values_instead_of_replacing_them(make, fragment):
+    import lecturekit.widgets.memory
+    import lecturekit.widgets.modulo
+    import lecturekit.widgets.pipeline_parallel
+    import lecturekit.widgets.planner
+
+    widget = make(lecturekit.widgets)
+    assert fragment in widget.error.value, widget.error.value
+
+
+def test_widget_callback_error_keeps_line_and_column():
+    from lecturekit.widgets.explorer import block_explorer
+
+    ex = block_explorer()
+    assert ex.error.value == ""
+    ex.textarea.value = "nop\naddi $t0, $t1, 08"
+    assert "line 2, column 16" in ex.error.value and "leading zero" in ex.error.value

@@ -60,6 +60,56 @@ def error_html(exc: BaseException | str) -> str:
     return out
 
 
+def as_program(value, what: str = "the block"):
+    """``value`` as a parsed Program: text is parsed; anything but text or a Program (None, a
+    number, bytes) is a LectureKitError naming what was given, for the widget to show."""
+    from ..errors import LectureKitError
+    from ..isa import Program, parse
+
+    if isinstance(value, Program):
+        return value
+    if isinstance(value, str):
+        return parse(value)
+    raise LectureKitError(
+        f"{what}: expected program text (a string) or a parsed Program, got {type(value).__name__}"
+    )
+
+
+def as_text(value, what: str = "the block") -> tuple[str, str | None]:
+    """(text for a text box, error message or None): a widget's text box cannot hold None, a
+    number or bytes, so it starts empty and the error says what was given instead."""
+    if isinstance(value, str):
+        return value, None
+    return "", (
+        f"{what}: expected program text (a string), got {type(value).__name__}; type the code "
+        "into the box"
+    )
+
+
+def choice_problem(name: str, value, options) -> str | None:
+    """None if ``value`` is one of ``options``, else a message naming the value and the options
+    (for a control that can only show those: the value is refused, never replaced)."""
+    try:
+        ok = not isinstance(value, bool) and value in list(options)
+    except TypeError:
+        ok = False
+    if ok:
+        return None
+    shown = ", ".join(map(str, options))
+    return f"{name}: this control offers {shown}; got {value!r}"
+
+
+def range_problem(name: str, value, lo: int, hi: int) -> str | None:
+    """None if ``value`` is an int in ``[lo, hi]`` (a slider's range), else a message."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return f"{name}: expected a whole number from {lo} to {hi}, got {value!r}"
+    if not lo <= value <= hi:
+        digits = int(abs(value).bit_length() * 0.30103) + 1  # no str() of a huge int
+        shown = f"{value:,}" if abs(value) < 10**30 else f"a number of about {digits} digits"
+        return f"{name}: this control goes from {lo} to {hi}; got {shown}"
+    return None
+
+
 def safe(callback: Callable, error_widget, *, clear: bool = True) -> Callable:
     """Wrap ``callback`` so an exception is shown in ``error_widget`` instead of propagating.
 

@@ -75,15 +75,13 @@ class DependenceStepper:
     def __init__(self, program, machine="lecture", *, title: str | None = None):
         import ipywidgets as w
 
-        from ..isa import parse
         from ..machine import get_machine
-        from .common import Stepper, error_html
+        from .common import Stepper, as_program, error_html
 
         self.error = w.HTML("")
         self.graphs: list = []
         try:
-            if isinstance(program, str):
-                program = parse(program)
+            program = as_program(program)
             if len(program) == 0:
                 raise LectureKitError("the block is empty: give at least one instruction")
             if len(program) > MAX_INSTRUCTIONS:

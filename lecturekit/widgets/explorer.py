@@ -40,7 +40,7 @@ class BlockExplorer:
         import ipywidgets as w
 
         from ..machine import PRESETS, Machine, get_machine
-        from .common import error_html, safe
+        from .common import as_text, error_html, safe
 
         self.dg = None
         self.sim = None
@@ -59,6 +59,9 @@ class BlockExplorer:
             key = f"{start.name} (custom)" if start.name in PRESETS else start.name
             self._machines[key] = start
             options.append(key)
+        text, problem = as_text(text)
+        if problem:
+            self.error.value = error_html(problem)
         self.textarea = w.Textarea(
             value=text,
             rows=max(6, min(14, text.count("\n") + 2)),

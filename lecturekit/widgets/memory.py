@@ -74,7 +74,18 @@ class MemoryExplorer:
     def __init__(self, preset: str = "gpt3", gpu: str = "A100-80GB"):
         import ipywidgets as w
 
-        model = PRESETS[preset] if preset in PRESETS else PRESETS["gpt3"]
+        from .common import choice_problem, error_html
+
+        problems = [
+            choice_problem("model", preset, list(PRESETS)),
+            choice_problem("gpu", gpu, list(hardware.GPUS)),
+        ]
+        problems = [x for x in problems if x]
+        model = (
+            PRESETS[preset] if not choice_problem("", preset, list(PRESETS)) else PRESETS["gpt3"]
+        )
+        if choice_problem("", gpu, list(hardware.GPUS)):
+            gpu = "A100-80GB"
         style = {"description_width": "110px"}
 
         def dd(desc, options, value):
@@ -116,7 +127,10 @@ class MemoryExplorer:
         for name, control in self.controls.items():
             handler = self._on_preset if name == "preset" else self._on_change
             control.observe(handler, names="value")
-        self.update()
+        if problems:  # shown; the defaults on the controls are not used to compute anything
+            self.error.value = "<br>".join(error_html(x) for x in problems)
+        else:
+            self.update()
 
     def _on_preset(self, change) -> None:
         model = PRESETS[change["new"]]

@@ -175,11 +175,20 @@ class UnrollExplorer:
         import ipywidgets as w
 
         from ..machine import PRESETS
-        from .common import safe
+        from .common import as_text, error_html, safe
 
+        source, problem = as_text(source, "the loop")
+        problems = [problem] if problem else []
+        if not (isinstance(machine, str) and machine in PRESETS):
+            problems.append(
+                f"machine: this explorer offers the presets {', '.join(PRESETS)}; got {machine!r}"
+            )
+        if isinstance(k, bool) or k not in (1, 2, 4, 8):
+            problems.append(f"k: this explorer offers unroll factors 1, 2, 4 and 8; got {k!r}")
         self.code = w.Textarea(value=source, layout=w.Layout(width="420px", height="200px"))
         self.machine = w.Dropdown(
-            options=list(PRESETS), value=machine if machine in PRESETS else "lecture",
+            options=list(PRESETS), value=machine if isinstance(machine, str)
+            and machine in PRESETS else "lecture",
             description="machine", layout=w.Layout(width="220px"),
         )  # fmt: skip
         self.factor = w.ToggleButtons(
@@ -204,7 +213,10 @@ class UnrollExplorer:
                 self.output,
             ]
         )
-        update()
+        if problems:  # shown, and nothing computed with a value the user did not give
+            self.error.value = "<br>".join(error_html(p) for p in problems)
+        else:
+            update()
 
     def _update(self) -> None:
         from ..loops.modulo import modulo_schedule

@@ -96,12 +96,12 @@ class OptimalSearchViewer:
 
     def _analyze(self, program, machine) -> None:
         from ..deps import DependenceGraph, analyze
-        from ..isa import parse
+        from .common import as_program
 
         if isinstance(program, DependenceGraph):
             dg = program
         else:
-            dg = analyze(parse(program) if isinstance(program, str) else program, machine)
+            dg = analyze(as_program(program), machine)
         if len(dg.program) == 0:
             raise LectureKitError("the block has no instructions: give at least one")
         if len(dg.program) > MAX_INSTRUCTIONS:

@@ -92,10 +92,10 @@ class PipelineStepper:
         return self.base_machine.with_options(forwarding=self.forwarding.value)
 
     def _simulate(self) -> None:
-        from ..isa import parse
         from ..pipeline import simulate
+        from .common import as_program
 
-        program = parse(self.program) if isinstance(self.program, str) else self.program
+        program = as_program(self.program)
         if len(program) == 0:
             raise LectureKitError("the block has no instructions: give at least one")
         if len(program) > MAX_INSTRUCTIONS:

@@ -21,7 +21,15 @@ from __future__ import annotations
 import html
 
 from ..llm.pipeline_parallel import SCHEDULES, PipelineRun, closed_form, pipeline_schedule
-from .common import WIDGET_DPI, control_panel, figure_png, safe
+from .common import (
+    WIDGET_DPI,
+    choice_problem,
+    control_panel,
+    error_html,
+    figure_png,
+    range_problem,
+    safe,
+)
 
 
 def _figure(run: PipelineRun, upto: int | None = None):
@@ -86,6 +94,15 @@ class PipelineExplorer:
 
         style = {"description_width": "70px"}
         layout = w.Layout(width="260px")
+        problems = [
+            choice_problem("schedule", schedule, SCHEDULES),
+            range_problem("p", p, 1, 8),
+            range_problem("m", m, 1, 24),
+            range_problem("v", v, 1, 4),
+        ]
+        problems = [x for x in problems if x]
+        if problems:  # the controls show defaults; nothing is computed with a replaced value
+            schedule, p, m, v = "1f1b", 4, 8, 2
 
         def slider(desc, value, lo, hi):
             return w.IntSlider(
@@ -121,7 +138,10 @@ class PipelineExplorer:
         self.widget = control_panel(
             self.controls, [self.error, self.summary, self.image], lambda: self.update()
         )
-        self.update()
+        if problems:
+            self.error.value = "<br>".join(error_html(x) for x in problems)
+        else:
+            self.update()
 
     def update(self) -> None:
         """Recompute from the controls; on bad input show why and keep the last figures."""

@@ -14,10 +14,14 @@ import html
 from ..llm import hardware
 from ..llm.config import PRESETS, preset
 from ..llm.planner import Cluster, plan, plan_table
-from .common import control_panel, safe
+from .common import choice_problem, control_panel, error_html, safe
 
 _GPUS = [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]
 _BATCH = [8, 16, 32, 64, 128, 256, 512, 1024, 1536, 2048, 4096]
+
+
+def _safe_keys(mapping) -> list:
+    return list(mapping)
 
 
 class PlannerExplorer:
@@ -27,7 +31,18 @@ class PlannerExplorer:
         import ipywidgets as w
 
         style = {"description_width": "120px"}
-        m = preset(model)
+        problems = [
+            choice_problem("model", model, PRESETS),
+            choice_problem("gpus", gpus, _GPUS),
+            None if batch is None else choice_problem("batch", batch, _BATCH),
+        ]
+        problems = [x for x in problems if x]
+        m = preset(model if problems == [] or model in _safe_keys(PRESETS) else "gpt3")
+        if problems:  # the controls show defaults; nothing is computed with a replaced value
+            gpus, batch = (gpus if gpus in _GPUS else 1024), None
+        if (batch or m.batch) not in _BATCH:
+            batch = 1536 if 1536 in _BATCH else _BATCH[-1]
+            problems.append(f"batch: the model's batch {m.batch} is not on the slider")
         self.controls = {
             "preset": w.Dropdown(
                 options=list(PRESETS), value=m.name, description="model", style=style
@@ -74,7 +89,10 @@ class PlannerExplorer:
         self.widget = control_panel(
             self.controls, [self.error, self.headline, self.table], lambda: self.update()
         )
-        self.update()
+        if problems:
+            self.error.value = "<br>".join(error_html(x) for x in problems)
+        else:
+            self.update()
 
     def update(self) -> None:
         safe(self._update, self.error)()
