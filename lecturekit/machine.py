@@ -277,7 +277,8 @@ PRESETS = {
 
 
 def preset(name: str) -> Machine:
-    """A preset machine by name (``lecture``, ``classic5``, ``dual``)."""
+    """A preset machine by name (``lecture``, ``classic5``, ``dual``; the real cores
+    ``rocket-rv64`` and ``sifive-7-rv64`` from LLVM's scheduling models)."""
     try:
         return PRESETS[name]()
     except KeyError:

@@ -61,6 +61,10 @@ def run(args) -> int:
         print_json(c.to_dict())
         return 0
     print(c.table())
+    from ..isa import parse
+
+    for note in parse(text, notation="riscv").notes:  # directives skipped, exits of the block
+        print(f"note: {note}")
     print()
     print("lk = lecturekit, llvm = llvm-mca (its cycles + 1, counted from 1 as lecturekit does)")
     return 0
