@@ -15,6 +15,7 @@ stay), not at the dependence graph: the simulator is an independent way to the s
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from .core.schedule import Schedule
@@ -132,11 +133,13 @@ def simulate(
     machine: Machine | str | None = None,
     order: list[int] | None = None,
     max_cycles: int | None = None,
+    time_limit: float | None = None,
 ) -> SimResult:
     """Run ``program`` (instructions in ``order``, default program order) through ``machine``.
 
     ``order`` must respect the dependences (it is an order a compiler could emit); a reordering
-    that breaks one raises ScheduleError naming it.
+    that breaks one raises ScheduleError naming it. ``time_limit`` (seconds, default none) stops
+    a simulation that runs longer with a ScheduleError naming the limit and the cycle reached.
     """
     if isinstance(program, str):
         program = parse(program)
@@ -235,12 +238,24 @@ def simulate(
     limit = max_cycles or 50 + n * (
         len(stages) + 4 + max(t.execute_cycles for t in m.ops.values()) * 3
     )
+    if time_limit is not None and not (
+        isinstance(time_limit, (int, float)) and 0 <= time_limit < float("inf")
+    ):
+        raise ScheduleError(
+            f"time_limit must be a finite number of seconds >= 0, got {time_limit!r}"
+        )
+    deadline = time.perf_counter() + (time_limit or 0)
     c = 0
     first = 0  # seq[:first] has left the pipeline; only a window of instructions is in flight
     while len(finish) < n:
         while first < n and seq[first].stage >= len(stages):
             first += 1
         c += 1
+        if time_limit is not None and c % 256 == 0 and time.perf_counter() > deadline:
+            raise ScheduleError(
+                f"simulation stopped at the time limit of {time_limit:g} s (cycle {c:,} of a "
+                f"{n:,}-instruction block)"
+            )
         if c > limit:
             raise ScheduleError(f"simulation did not finish within {limit} cycles")
         occupancy = [0] * len(stages)

@@ -411,3 +411,10 @@ def test_widget_callback_error_keeps_line_and_column():
     assert ex.error.value == ""
     ex.textarea.value = "nop\naddi $t0, $t1, 08"
     assert "line 2, column 16" in ex.error.value and "leading zero" in ex.error.value
+
+
+def test_simulation_of_a_long_slow_block_stops_at_its_time_limit(capsys, write):
+    machine = write("slow.toml", 'base = "lecture"\n[ops.div]\nexecute_cycles = 1000\n')
+    block = write("divs.s", "\n".join(f"div $t{i % 5}, $t{(i + 1) % 5}, $t0" for i in range(400)))
+    code, _, err = run(capsys, "simulate", block, "-M", machine, "-t", "0")
+    assert_clean_error(code, err, "simulation stopped at the time limit of 0 s")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import validate
 from ..deps import analyze, instruction_label
 from ..errors import LectureKitError
 from ..pipeline import simulate
@@ -33,6 +34,14 @@ def register(sub) -> None:
         help="cycles × stages (as on the slides), an instructions × cycles timeline, or both "
         "(default both)",
     )
+    p.add_argument(
+        "--time-limit",
+        "-t",
+        type=validate.cli_float(0, 3600),
+        default=60.0,
+        metavar="S",
+        help="seconds the simulation may take before it stops with an error (default 60)",
+    )
     p.set_defaults(func=run)
 
 
@@ -55,7 +64,7 @@ def run(args) -> int:
     if args.forwarding:
         machine = machine.with_options(forwarding=args.forwarding == "on")
     order = parse_order(args.order, len(program))
-    sim = simulate(program, machine, order)
+    sim = simulate(program, machine, order, time_limit=args.time_limit)
     if args.json:
         data = analyze(program, machine).to_dict()
         data["schedule"] = sim.to_dict()
