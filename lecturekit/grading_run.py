@@ -41,8 +41,10 @@ builtins, the output stream, ...). So no score is ever computed where student co
    is a generated copy in which those functions' bodies raise "qN may not use ..." (see
    :func:`lecturekit.sandbox.package_copy`): the code is not in that process, on disk or
    importable, so globals, aliases, module attributes, fresh imports and introspection all find
-   only the stub. Answer *values* are taken from the first, unrestricted run (a "by hand" answer
-   may be checked with the library, as the prompts suggest).
+   only the stub. One copy serves all the code questions of a set, so a function one question
+   forbids is unavailable to the others' functions too (every solution is graded against it, so
+   a list that breaks a solution fails ``tests/test_grading.py``). Answer *values* are taken
+   from the first, unrestricted run (a "by hand" answer may be checked with the library).
 4. **Time limits that hold.** Each cell gets ``cell_timeout`` (a soft interrupt from inside,
    then the driver kills the sandbox's process group); a killed sandbox is restarted and the
    cells before the runaway one are run again, so answers given before it still count. Each
