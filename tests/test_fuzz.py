@@ -10,6 +10,7 @@ module is deterministic and quick in CI.
 import io
 import signal
 import sys
+import time
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 
 import pytest
@@ -24,7 +25,7 @@ from lecturekit.isa import parse
 HANG_GUARD = 30
 
 FUZZ = settings(
-    max_examples=25,
+    max_examples=40,
     derandomize=True,
     deadline=None,  # the alarm below is the bound; hypothesis deadlines flake on a busy machine
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
@@ -45,13 +46,19 @@ def hang_guard(seconds=HANG_GUARD):
     def alarm(signum, frame):
         raise Hang(f"call did not finish within {seconds} s")
 
+    # pytest-timeout may have its own timer on SIGALRM: keep it, and give it back afterwards
+    remaining, _interval = signal.getitimer(signal.ITIMER_REAL)
+    started = time.monotonic()
     old = signal.signal(signal.SIGALRM, alarm)
-    signal.alarm(seconds)
+    signal.setitimer(signal.ITIMER_REAL, min(seconds, remaining) if remaining else seconds)
     try:
         yield
     finally:
-        signal.alarm(0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+        if remaining:
+            left = remaining - (time.monotonic() - started)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 0.001))
 
 
 def cli(argv, stdin_bytes=None):
