@@ -79,8 +79,14 @@ def load_block(args) -> tuple[Program, Machine]:
 
 
 def print_json(data) -> None:
-    json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
-    sys.stdout.write("\n")
+    """Valid JSON only: a NaN or infinity (which JSON cannot hold) is an error, never printed."""
+    try:
+        text = json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)
+    except ValueError:
+        raise LectureKitError(
+            "a figure is not a finite number, so there is no valid JSON for it"
+        ) from None
+    sys.stdout.write(text + "\n")
 
 
 def format_table(headers: list[str], rows: list[list]) -> str:

@@ -17,9 +17,6 @@ fields are ``null``.
 
 from __future__ import annotations
 
-import json
-import sys
-
 from .. import validate
 from ..errors import ConfigError
 from ..llm import hardware
@@ -245,8 +242,9 @@ def _states_only(args, prec, gpu) -> int:
 
 
 def _print_json(data) -> None:
-    json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
-    sys.stdout.write("\n")
+    from .common import print_json
+
+    print_json(data)
 
 
 def run(args) -> int:

@@ -21,8 +21,6 @@ Durations are whole time units (``--tf``, ``--tb``, ``--tw``, ``--comm``).
 
 from __future__ import annotations
 
-import json
-
 from .. import validate
 from ..errors import ConfigError
 from ..llm.config import MAXIMA, PRESETS
@@ -261,7 +259,9 @@ def register(sub) -> None:
 
 
 def _print_json(data) -> None:
-    print(json.dumps(data, indent=2, ensure_ascii=False))
+    from .common import print_json
+
+    print_json(data)
 
 
 def _default_durations(args) -> None:
