@@ -78,7 +78,9 @@ def _yaml():
         pass
 
     def text(dumper, value):
-        style = "|" if "\n" in value else None
+        # YAML reads U+0085 (NEL) as a line break unless it is escaped, which only the
+        # double-quoted style does; everything else keeps the readable block style.
+        style = '"' if "\x85" in value else "|" if "\n" in value else None
         return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
     Dumper.add_representer(str, text)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from lecturekit import i18n
@@ -126,8 +126,10 @@ def test_bad_translation_files_are_named(tmp_path):
 texts = st.text(st.characters(blacklist_categories=("Cs",)), max_size=80)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None, derandomize=True)
 @given(en=texts, zh=texts)
+@example(en="\x85", zh="a\u2028b\r\nc")
+@example(en="line\n  indented\n", zh=" lead\ttab \n")
 def test_translation_files_keep_text_exactly(tmp_path_factory, en, zh):
     path = tmp_path_factory.mktemp("rt") / "t.yaml"
     i18n.save(path, "x", [{"id": "c", "en": en, "zh": zh}])
