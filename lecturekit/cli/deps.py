@@ -5,6 +5,9 @@ from __future__ import annotations
 from ..deps import analyze, instruction_label
 from .common import add_block_arguments, format_table, load_block, print_json
 
+#: implied edges are marked (a transitive reduction) for blocks up to this length
+MAX_REDUCTION = 2000
+
 
 def register(sub) -> None:
     p = sub.add_parser(
@@ -29,7 +32,9 @@ def run(args) -> int:
     ]
     print(format_table(["instr", "text", "unit"], rows))
     print()
-    reduced = {(e.src, e.dst) for e in dg.reduction()}
+    # the transitive reduction costs O(instructions x edges): only for blocks a reader reads
+    small = len(program) <= MAX_REDUCTION
+    reduced = {(e.src, e.dst) for e in dg.reduction()} if small else None
     rows = [
         [
             instruction_label(e.src),
@@ -37,11 +42,13 @@ def run(args) -> int:
             e.kind,
             e.on,
             e.latency,
-            "" if (e.src, e.dst) in reduced else "implied",
+            "" if reduced is None or (e.src, e.dst) in reduced else "implied",
         ]
         for e in dg.edges
     ]
     print(format_table(["from", "to", "kind", "on", "latency", "note"], rows))
+    if not small:
+        print(f"(implied edges not marked: more than {MAX_REDUCTION:,} instructions)")
     path, length = dg.critical_path()
     print()
     print(

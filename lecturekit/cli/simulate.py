@@ -59,6 +59,10 @@ def parse_order(text: str | None, n: int) -> list[int] | None:
     return order
 
 
+#: the instructions x cycles timeline is printed for blocks up to this length
+MAX_TIMELINE = 500
+
+
 def run(args) -> int:
     program, machine = load_block(args)
     if args.forwarding:
@@ -78,7 +82,13 @@ def run(args) -> int:
         print(stage_table_text(sim))
     if args.view in ("timeline", "both"):
         print()
-        print(timeline_text(sim))
+        if len(program) <= MAX_TIMELINE:
+            print(timeline_text(sim))
+        else:  # instructions x cycles grows with the square of the block
+            print(
+                f"(timeline not drawn: {len(program):,} instructions; it is drawn for blocks of "
+                f"at most {MAX_TIMELINE:,})"
+            )
     print()
     rows = [[instruction_label(k), program[k].text, sim.issue[k], sim.finish[k]] for k in sim.order]
     print(format_table(["instr", "text", "issue", "finish"], rows))

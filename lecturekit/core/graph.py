@@ -190,13 +190,25 @@ class Graph:
 
     def topological_order(self) -> list[int]:
         """A topological order, smallest index first among the ready ones (program order)."""
-        import networkx as nx
+        import heapq
 
-        try:
-            return list(nx.lexicographical_topological_sort(self.to_networkx()))
-        except nx.NetworkXUnfeasible:
+        preds, succs = self._adjacency()
+        waiting = [sum(1 for e in p if e.distance == 0) for p in preds]
+        ready = [i for i, k in enumerate(waiting) if k == 0]
+        heapq.heapify(ready)
+        order = []
+        while ready:  # Kahn's algorithm, smallest index first: O(edges log n)
+            v = heapq.heappop(ready)
+            order.append(v)
+            for e in succs[v]:
+                if e.distance == 0:
+                    waiting[e.dst] -= 1
+                    if waiting[e.dst] == 0:
+                        heapq.heappush(ready, e.dst)
+        if len(order) < len(self.ops):
             self.check_acyclic()  # names the cycle
-            raise
+            raise ScheduleError("the dependences (distance 0) form a cycle")
+        return order
 
     def finish_of(self, i: int, start: int) -> int:
         return start + self.ops[i].tail
