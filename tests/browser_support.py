@@ -5,8 +5,9 @@ without Playwright or Chromium installed.
 
 * :func:`widget_chapters` finds the chapters (``notebooks/NN_topic.ipynb``) with widgets.
 * :class:`JupyterLab` runs ``python -m jupyter lab`` on a free loopback port, serving a temporary
-  COPY of the notebooks, with temporary config / runtime / data / settings / workspaces
-  directories (the repository and the user's Jupyter setup are never touched), and shuts it down.
+  COPY of the notebooks (laid out like the course: index.ipynb, notebooks/, exercises/), with
+  temporary config / runtime / data / settings / workspaces directories (the repository and the
+  user's Jupyter setup are never touched), and shuts it down.
 * :func:`find_chromium` and :data:`CHROMIUM_ARGS`: Debian's ``chromium`` (Playwright's own browser
   download does not work everywhere); the flags keep it off the network.
 * The JavaScript snippets drive the lab through ``window.jupyterapp``, which the lab exposes
@@ -32,6 +33,8 @@ import nbformat
 
 REPO = Path(__file__).resolve().parent.parent
 NOTEBOOKS = REPO / "notebooks"
+EXERCISES = REPO / "exercises"
+HOME = REPO / "index.ipynb"
 SCREENSHOTS = REPO / "build" / "screenshots"
 
 INSTALL_HINT = (
@@ -152,18 +155,23 @@ def _die_with_parent() -> None:
 
 
 class JupyterLab:
-    """``python -m jupyter lab`` on ``127.0.0.1:<free port>`` over a temporary copy of notebooks.
+    """``python -m jupyter lab`` on ``127.0.0.1:<free port>`` over a temporary copy of notebooks
+    (laid out as in the course when given as ``(file, "notebooks/NN_topic.ipynb")`` pairs).
 
     Use as a context manager; :meth:`stop` always runs (shutdown request, SIGTERM, SIGKILL of the
     process group it started). ``root`` is the served directory, ``log`` the server's output.
     """
 
-    def __init__(self, notebooks: list[Path], workdir: Path, *, start_timeout: float = 180):
+    def __init__(
+        self, notebooks: list[Path | tuple[Path, str]], workdir: Path, *, start_timeout: float = 180
+    ):
         self.workdir = Path(workdir)
         self.root = self.workdir / "root"
         self.root.mkdir(parents=True)
-        for nb in notebooks:
-            shutil.copy2(nb, self.root / nb.name)
+        for item in notebooks:  # a file (served at the root) or (file, path under the root)
+            source, name = item if isinstance(item, tuple) else (item, item.name)
+            (self.root / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, self.root / name)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = self.workdir / "jupyterlab.log"
@@ -448,4 +456,28 @@ JS_STEPPER_STATE = r"""(i) => {
     disabled: s.button.disabled,
     connected: s.button.isConnected,
   };
+}"""
+
+# the links of the rendered Markdown in the current notebook. The lab's link handler turns a
+# local link's href into the file's download URL (".../files/<path>?..."); a click opens the file
+JS_MARKDOWN_LINKS = """() => {
+  const w = window.jupyterapp.shell.currentWidget;
+  return Array.from(w.node.querySelectorAll('.jp-RenderedMarkdown a')).map((a) => {
+    const href = a.getAttribute('href') || '';
+    const m = /\\/files\\/([^?#]*)/.exec(new URL(href, document.baseURI).pathname);
+    return {path: m ? decodeURIComponent(m[1]) : null, href, text: a.innerText};
+  });
+}"""
+
+# the text shown by each code cell whose source starts with the given prefix, in order
+JS_OUTPUT_TEXTS = """(prefix) => {
+  const w = window.jupyterapp.shell.currentWidget;
+  const texts = [];
+  w.content.widgets.forEach((cell) => {
+    if (cell.model.type !== 'code') return;
+    if (!cell.model.sharedModel.getSource().trim().startsWith(prefix)) return;
+    const out = cell.node.querySelector('.jp-OutputArea');
+    texts.push(out ? out.innerText : '');
+  });
+  return texts;
 }"""

@@ -45,16 +45,21 @@ import pytest
 from browser_support import (
     CHROMIUM_ARGS,
     CONSOLE_ALLOW,
+    EXERCISES,
+    HOME,
     INSTALL_HINT,
     JS_CELLS,
     JS_FIND_STEPPERS,
     JS_KERNEL_IDLE,
+    JS_MARKDOWN_LINKS,
+    JS_OUTPUT_TEXTS,
     JS_RUN_ALL,
     JS_STEPPER_STATE,
     JS_WAIT_NOTEBOOK,
     JS_WIDGET_STATE,
     LECTUREKIT_ERROR_CSS,
     LECTUREKIT_ERROR_TEXT,
+    NOTEBOOKS,
     SCREENSHOTS,
     WIDGET_FAILURE_TEXTS,
     WIDGET_LOADING_TEXT,
@@ -157,14 +162,27 @@ def chromium():
             browser.close()
 
 
+def course_files() -> list[tuple[Path, str]]:
+    """The course as the README's command serves it: the home page at the root, the chapters in
+    notebooks/, the problem sets in exercises/."""
+    files = [(HOME, "index.ipynb")] if HOME.exists() else []
+    for folder in (NOTEBOOKS, EXERCISES):
+        files += [(p, f"{folder.name}/{p.name}") for p in sorted(folder.glob("[0-9][0-9]_*.ipynb"))]
+    for chapter in CHAPTERS:  # LECTUREKIT_BROWSER_NOTEBOOKS may name chapters from elsewhere
+        if (chapter, f"notebooks/{chapter.name}") not in files:
+            files.append((chapter, f"notebooks/{chapter.name}"))
+    return files
+
+
 @pytest.fixture(scope="session")
 def lab(tmp_path_factory, chromium):
-    """One JupyterLab for the session, serving a temporary copy of the chapters."""
+    """One JupyterLab for the session, serving a temporary copy of the course (and, at its root,
+    the two harness notebooks)."""
     workdir = tmp_path_factory.mktemp("jupyterlab")
     harness, planted = workdir / HARNESS, workdir / PLANTED
     _harness_notebook(harness)
     _planted_failures_notebook(planted)
-    with JupyterLab([harness, planted, *CHAPTERS], workdir / "lab") as server:
+    with JupyterLab([harness, planted, *course_files()], workdir / "lab") as server:
         yield server
 
 
@@ -368,16 +386,25 @@ def _screenshot(page, name: str) -> Path:
     return path
 
 
-def _open_and_run_all(page, lab: JupyterLab, name: str) -> dict:
-    """Open ``name`` in a fresh workspace, run all its cells and wait for the kernel to be idle;
-    the outcome of "run all" (``{"ok": ...}``)."""
+def _open(page, lab: JupyterLab, name: str) -> None:
+    """Open ``name`` in a fresh workspace and wait for its panel."""
     # a workspace of its own, reset: no tab (and no kernel) of an earlier chapter is restored
     workspace = "lk-" + re.sub(r"[^A-Za-z0-9_-]", "-", Path(name).stem)
     url = f"{lab.url}/lab/workspaces/{workspace}/tree/{quote(name)}?reset"
     page.goto(url, wait_until="domcontentloaded")
     page.wait_for_function(JS_WAIT_NOTEBOOK, arg=name, timeout=LOAD_TIMEOUT, polling=500)
-    _wait_kernel_idle(page)
 
+
+def _open_and_run_all(page, lab: JupyterLab, name: str) -> dict:
+    """Open ``name`` in a fresh workspace, run all its cells and wait for the kernel to be idle;
+    the outcome of "run all" (``{"ok": ...}``)."""
+    _open(page, lab, name)
+    return _run_all(page, name)
+
+
+def _run_all(page, name: str) -> dict:
+    """Run all cells of the current notebook ``name``; wait until the kernel is idle again."""
+    _wait_kernel_idle(page)
     page.evaluate(JS_RUN_ALL)
     try:
         page.wait_for_function("() => window.__lkRun !== undefined", timeout=RUN_TIMEOUT)
@@ -421,7 +448,9 @@ def _new_page(chromium):
 
 
 @pytest.mark.timeout(900)
-@pytest.mark.parametrize("name", [HARNESS] + [p.name for p in CHAPTERS], ids=lambda n: n[:-6])
+@pytest.mark.parametrize(
+    "name", [HARNESS] + [f"notebooks/{p.name}" for p in CHAPTERS], ids=lambda n: Path(n).stem
+)
 def test_chapter_in_browser(name, lab, chromium):
     context, page, problems = _new_page(chromium)
     try:
@@ -461,3 +490,46 @@ def test_harness_catches_planted_failures(lab, chromium):
     finally:
         context.close()
         lab.shutdown_kernels()
+
+
+@pytest.mark.timeout(900)
+def test_course_home_leads_to_a_problem_set(lab, chromium):
+    """The README's command opens index.ipynb with the repository root as the server root: the
+    page links every chapter and problem set served, and following the link of a problem set
+    opens it; it runs top to bottom and its first check says the question is not answered yet."""
+    if not HOME.exists():
+        pytest.fail("index.ipynb (the course home) is missing: run `python tools/course_home.py`")
+    context, page, problems = _new_page(chromium)
+    try:
+        _open(page, lab, "index.ipynb")
+        page.wait_for_selector(
+            ".jp-RenderedMarkdown a[href*='/files/']",
+            state="attached",
+            timeout=LOAD_TIMEOUT,
+        )
+        linked = {a["path"] for a in page.evaluate(JS_MARKDOWN_LINKS) if a["path"]}
+        served = {name for _source, name in course_files() if "/" in name}
+        assert served and not served - linked, f"index.ipynb does not link {served - linked}"
+        sets = sorted(n for n in served if n.startswith("exercises/"))
+        target = "exercises/04_list_scheduling.ipynb"
+        target = target if target in sets else sets[0]
+        link = page.locator(f'.jp-RenderedMarkdown a[href*="/files/{target}"]')
+        link.first.scroll_into_view_if_needed(timeout=10_000)
+        link.first.click(timeout=10_000)
+        page.wait_for_function(JS_WAIT_NOTEBOOK, arg=target, timeout=LOAD_TIMEOUT, polling=500)
+        run = _run_all(page, target)
+        _check_cells(page, target, run)
+        checks = page.evaluate(JS_OUTPUT_TEXTS, "grader.check(")
+        assert checks, f"{target}: no grader.check output"
+        first = checks[0].strip()
+        assert "not answered yet" in first, f"{target}: the first check says {first!r}"
+        assert all(1 <= len(t.strip().splitlines()) <= 2 for t in checks), checks
+        print(f"home: {len(linked)} links; {target}: {len(checks)} checks, first: {first}")
+    finally:
+        try:
+            _screenshot(page, "index.ipynb")
+        except Exception as exc:
+            warnings.warn(f"home: no screenshot ({exc})", stacklevel=1)
+        context.close()
+        lab.shutdown_kernels()
+    assert not problems, "course home: errors in the page:\n" + "\n".join(problems)

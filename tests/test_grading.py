@@ -1,6 +1,16 @@
 """The problem sets: every solution scores 100%, every untouched exercise runs to the end and
 scores 0, planted submissions score exactly what they should, misbehaving submissions break only
-themselves, and exercises/ is exactly what ``otter assign`` makes from solutions/ today."""
+themselves, and exercises/ is exactly what ``lecturekit assign`` makes from solutions/ today
+(cell ids included: assign is deterministic, so a second run leaves git clean).
+
+Grading is slow (a kernel per submission), so each problem set is graded ONCE per session: its
+solution, its untouched exercise (under another file name, as a student's copy would be) and the
+planted submissions of that chapter go through one ``grade_folder`` call with ``jobs=2``, and the
+tests below assert on that one run. ``otter assign`` also runs once per set: the student notebook
+it makes is compared with exercises/, and the autograder notebook it leaves in the build folder
+is the one the grading run uses. A set is graded only when a selected test asks for it, so
+``-k 04_list_scheduling`` grades only chapter 04.
+"""
 
 import csv
 import json
@@ -22,55 +32,101 @@ def build(tmp_path_factory):
     return tmp_path_factory.mktemp("otter-build")
 
 
+@pytest.fixture(scope="session")
+def assigned(build):
+    """``assigned(master)``: the student notebook ``otter assign`` (via assign_one) makes from
+    ``master`` in this session, made once; its autograder notebook is left fresh in ``build``."""
+    made: dict[Path, Path] = {}
+
+    def get(master: Path) -> Path:
+        if master not in made:
+            made[master] = assign_one(master, build / "exercises", build)
+        return made[master]
+
+    return get
+
+
+def planted_for(master):
+    """The planted submissions of ``master``'s chapter, with what each must score."""
+    found = {}
+    for path in sorted(PLANTED.glob("*.ipynb")):
+        expected = nbformat.read(str(path), as_version=4).metadata["lecturekit_expected"]
+        if master.stem.startswith(expected["chapter"]):
+            found[path.name] = expected
+    return found
+
+
+@pytest.fixture(scope="session")
+def graded(build, assigned, tmp_path_factory):
+    """``graded(master)``: one grading run of the set (solution, untouched exercise, planted
+    submissions), made once: {"grades": {file name: Grade}, "rows": {file name: CSV row}}."""
+    runs: dict[Path, dict] = {}
+
+    def get(master: Path) -> dict:
+        if master not in runs:
+            assigned(master)  # otter assign once; grade_folder reuses the fresh autograder
+            folder = tmp_path_factory.mktemp(f"graded-{master.stem}")
+            submissions = folder / "submissions"
+            submissions.mkdir()
+            shutil.copy(master, submissions / "solution.ipynb")
+            exercise = ROOT / "exercises" / master.name
+            if exercise.exists():
+                shutil.copy(exercise, submissions / f"{master.stem}-Copy1.ipynb")
+            for name in planted_for(master):
+                shutil.copy(PLANTED / name, submissions / f"planted-{name}")
+            out = folder / "grades.csv"
+            grades = grade_folder(
+                str(master), [submissions], out, solutions=ROOT / "solutions", build=build, jobs=2
+            )
+            rows = {Path(r["submission"]).name: r for r in csv.DictReader(out.open())}
+            runs[master] = {"grades": {g.submission: g for g in grades}, "rows": rows}
+        return runs[master]
+
+    return get
+
+
 def auto_points(master):
     return {q.name: q.points for q in questions(master) if not q.manual}
 
 
-def grade(master, paths, build, tmp_path, **kw):
-    out = tmp_path / "grades.csv"
-    grades = grade_folder(str(master), paths, out, solutions=ROOT / "solutions", build=build, **kw)
-    return grades, list(csv.DictReader(out.open()))
-
-
 @pytest.mark.parametrize("master", SOLUTIONS, ids=lambda p: p.stem)
-def test_solution_scores_full_marks(master, build, tmp_path):
-    (g,), rows = grade(master, [master], build, tmp_path)
+def test_solution_scores_full_marks(master, graded):
+    run = graded(master)
+    g = run["grades"]["solution.ipynb"]
     points = auto_points(master)
     assert g.scores == pytest.approx(points), g.notes
-    assert float(rows[0]["total"]) == pytest.approx(sum(points.values()))
+    assert float(run["rows"]["solution.ipynb"]["total"]) == pytest.approx(sum(points.values()))
     assert g.errors == 0
 
 
 @pytest.mark.parametrize("master", SOLUTIONS, ids=lambda p: p.stem)
-def test_untouched_exercise_runs_and_scores_zero(master, build, tmp_path):
+def test_untouched_exercise_runs_and_scores_zero(master, graded):
     exercise = ROOT / "exercises" / master.name
     assert exercise.exists(), f"run `lecturekit assign` to make {exercise}"
-    (g,), _ = grade(master, [exercise], build, tmp_path)
+    g = graded(master)["grades"][f"{master.stem}-Copy1.ipynb"]
     assert g.errors == 0, f"the untouched exercise raised in {g.errors} cell(s): {g.notes}"
     assert all(score == 0 for score in g.scores.values()), g.scores
+    assert set(g.scores) == set(auto_points(master))
     assert 4 <= len(questions(master)) <= 8
 
 
-def normalised(path):
-    nb = nbformat.read(str(path), as_version=4)
-    return json.dumps(
-        {
-            "cells": [(c.cell_type, c.source) for c in nb.cells],
-            "otter": nb.metadata.get("otter"),
-        },
-        sort_keys=True,
-    )
+def as_json(path):
+    return json.loads(Path(path).read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("master", SOLUTIONS, ids=lambda p: p.stem)
-def test_exercises_are_what_otter_assign_makes_today(master, tmp_path):
-    made = assign_one(master, tmp_path / "exercises", tmp_path / "build")
+def test_exercises_are_what_otter_assign_makes_today(master, assigned):
+    """Everything, cell ids and metadata included: a stale exercise or a random id fails."""
+    made = assigned(master)
     committed = ROOT / "exercises" / master.name
-    assert normalised(made) == normalised(committed), (
-        f"exercises/{master.name} is stale: run `lecturekit assign`"
+    assert committed.exists(), f"run `lecturekit assign` to make {committed}"
+    assert as_json(made) == as_json(committed), (
+        f"exercises/{master.name} is not what `lecturekit assign` makes today: run it"
     )
     for marker in ("BEGIN SOLUTION", "END SOLUTION", "BEGIN TESTS", "# HIDDEN"):
         assert marker not in committed.read_text()
+    first = nbformat.read(str(committed), as_version=4).cells[0].source
+    assert "Grader(" in first and "otter.Notebook(" not in first
 
 
 def test_no_exercise_without_its_solution():
@@ -79,11 +135,11 @@ def test_no_exercise_without_its_solution():
 
 
 @pytest.mark.parametrize("planted", sorted(PLANTED.glob("*.ipynb")), ids=lambda p: p.stem)
-def test_planted_submission_scores_exactly_as_expected(planted, build, tmp_path):
+def test_planted_submission_scores_exactly_as_expected(planted, graded):
     """A planted submission's ``metadata.lecturekit_expected`` gives its chapter and scores."""
     expected = nbformat.read(str(planted), as_version=4).metadata["lecturekit_expected"]
     master = next(p for p in SOLUTIONS if p.stem.startswith(expected["chapter"]))
-    (g,), _ = grade(master, [planted], build, tmp_path, cell_timeout=10, question_timeout=10)
+    g = graded(master)["grades"][f"planted-{planted.name}"]
     assert g.scores == pytest.approx(expected["scores"]), g.notes
     for note in expected.get("notes", []):
         assert any(note in n for n in g.notes), g.notes
@@ -117,7 +173,18 @@ def test_misbehaving_submissions_break_only_themselves(build, tmp_path):
         nbformat.write(nb, str(folder / name))
     keep = tmp_path / "instructor_file.txt"
     keep.write_text("do not delete")
-    grades, rows = grade(master, [folder], build, tmp_path, cell_timeout=5, question_timeout=10)
+    out = tmp_path / "grades.csv"
+    grades = grade_folder(
+        str(master),
+        [folder],
+        out,
+        solutions=ROOT / "solutions",
+        build=build,
+        cell_timeout=5,
+        question_timeout=10,
+        jobs=2,
+    )
+    rows = list(csv.DictReader(out.open()))
     by_name = {g.submission: g for g in grades}
     assert by_name["a_good.ipynb"].scores == pytest.approx(auto_points(master))
     assert by_name["c_loops.ipynb"].notes and "timed out" in by_name["c_loops.ipynb"].notes[0]
