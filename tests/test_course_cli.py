@@ -1,0 +1,48 @@
+"""``lecturekit assign`` and ``grade`` find the course from any folder inside it (or take
+``--course``), say where they looked when they find nothing, and every option states its default."""
+
+from pathlib import Path
+
+import pytest
+
+from lecturekit.cli import build_parser, main
+from lecturekit.errors import LectureKitError
+from lecturekit.grading import find_course
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("sub", [".", "notebooks", "exercises", "lecturekit/cli"])
+def test_the_course_is_found_from_inside(sub):
+    assert find_course(ROOT / sub) == ROOT
+
+
+def test_outside_a_course_the_message_says_where_it_looked(tmp_path, monkeypatch, capsys):
+    inner = tmp_path / "a" / "b"
+    inner.mkdir(parents=True)
+    with pytest.raises(LectureKitError) as err:
+        find_course(inner)
+    for folder in (inner, tmp_path / "a", tmp_path):
+        assert str(folder) in str(err.value)
+    monkeypatch.chdir(inner)
+    assert main(["grade", "04", "x.ipynb"]) == 2
+    assert "--course" in capsys.readouterr().err
+    assert main(["assign", "--course", str(tmp_path), "04"]) == 2
+    assert "no solutions/ folder" in capsys.readouterr().err
+
+
+def test_grade_with_an_unknown_chapter_names_the_folder(monkeypatch, capsys):
+    monkeypatch.chdir(ROOT / "notebooks")
+    assert main(["grade", "99", "x.ipynb"]) == 2
+    err = capsys.readouterr().err
+    assert str(ROOT / "solutions") in err and "04_list_scheduling" in err
+
+
+@pytest.mark.parametrize("command", ["assign", "grade"])
+def test_every_option_says_its_default(command):
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command").choices[command]
+    for action in sub._actions:
+        if action.dest == "help" or (action.required and action.option_strings == []):
+            continue
+        assert action.help and "default" in action.help, f"{command} {action.dest}: {action.help}"
