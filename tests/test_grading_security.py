@@ -418,3 +418,50 @@ def test_forbidden_functions_are_gone_from_the_package_copy(tmp_path):
 
     with pytest.raises(LectureKitError, match="not found"):
         package_copy({"lecturekit.nope.f": "x"}, tmp_path / "other")
+
+
+def test_missing_bubblewrap_is_a_clear_error(monkeypatch):
+    from lecturekit import sandbox
+    from lecturekit.errors import LectureKitError
+
+    monkeypatch.setattr(sandbox.shutil, "which", lambda name: None)
+    with pytest.raises(LectureKitError, match="apt-get install bubblewrap"):
+        sandbox.bwrap()
+
+
+def test_stop_kills_the_whole_process_group_even_if_it_ignores_sigterm():
+    import subprocess
+    import sys
+    import time
+
+    from lecturekit.sandbox import stop
+
+    code = (
+        "import os, signal, subprocess, sys, time\n"
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "child = subprocess.Popen([sys.executable, '-c', "
+        "'import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(60)'])\n"
+        "print(child.pid, flush=True)\n"
+        "time.sleep(60)"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, start_new_session=True, text=True
+    )
+    child = int(proc.stdout.readline())
+    began = time.monotonic()
+    stop(proc, grace=0.5)
+    assert proc.returncode is not None and time.monotonic() - began < 10
+
+    def alive(pid: int) -> bool:  # a zombie (killed, not reaped yet) counts as dead
+        try:
+            status = open(f"/proc/{pid}/status").read()
+        except OSError:
+            return False
+        return "\nState:\tZ" not in status
+
+    for _ in range(100):  # the grandchild is gone too
+        if not alive(child):
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the child survived")
