@@ -476,8 +476,8 @@ JS_OUTPUT_TEXTS = """(prefix) => {
   w.content.widgets.forEach((cell) => {
     if (cell.model.type !== 'code') return;
     if (!cell.model.sharedModel.getSource().trim().startsWith(prefix)) return;
-    const out = cell.node.querySelector('.jp-OutputArea');
-    texts.push(out ? out.innerText : '');
+    const outs = Array.from(cell.node.querySelectorAll('.jp-OutputArea-output'));
+    texts.push(outs.map((o) => o.innerText).join('\\n'));
   });
   return texts;
 }"""
