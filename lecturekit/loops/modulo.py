@@ -120,37 +120,75 @@ def res_mii(graph: Graph) -> int:
     return max([1] + [b.bound for b in resource_bounds(graph)])
 
 
-def _positive_cycle(graph: Graph, ii: int) -> bool:
+def _positive_cycle(graph: Graph, ii: int, deadline: float | None = None) -> bool:
     """Whether some cycle has positive total weight ``latency - ii*distance`` (Bellman-Ford on
     longest paths from a virtual source)."""
+    from collections import deque
+
     n = len(graph.ops)
+    out: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for e in graph.edges:
+        out[e.src].append((e.dst, e.latency - ii * e.distance))
+    # queue-based Bellman-Ford (SPFA): a node relaxed n times lies on a positive cycle
     dist = [0] * n
-    edges = [(e.src, e.dst, e.latency - ii * e.distance) for e in graph.edges]
-    for _ in range(n + 1):
-        changed = False
-        for s, d, w in edges:
+    queued = [True] * n
+    relaxed = [0] * n
+    queue = deque(range(n))
+    steps = 0
+    while queue:
+        steps += 1
+        if deadline is not None and steps % 4096 == 0 and _clock() > deadline:
+            raise _OutOfTime
+        s = queue.popleft()
+        queued[s] = False
+        for d, w in out[s]:
             if dist[s] + w > dist[d]:
                 dist[d] = dist[s] + w
-                changed = True
-        if not changed:
-            return False
-    return True
+                if not queued[d]:
+                    relaxed[d] += 1
+                    if relaxed[d] > n:
+                        return True
+                    queued[d] = True
+                    queue.append(d)
+    return False
 
 
-def rec_mii(graph: Graph) -> int:
-    """RecMII: the smallest II at which no recurrence is violated (0 if the loop has none)."""
+_REC_MII_CACHE: dict = {}
+
+
+def rec_mii(graph: Graph, deadline: float | None = None) -> int:
+    """RecMII: the smallest II at which no recurrence is violated (0 if the loop has none).
+
+    With a ``deadline`` (a ``time.perf_counter()`` value) that passes, the search stops and the
+    largest II proven too small plus one is returned: still a lower bound (``_OutOfTime`` is not
+    raised)."""
+    key = tuple((e.src, e.dst, e.latency, e.distance) for e in graph.edges)
+    if key in _REC_MII_CACHE:
+        return _REC_MII_CACHE[key]
     if not any(e.distance for e in graph.edges):
         return 0
-    if not _positive_cycle(graph, 0):
-        return 0
     lo, hi = 1, max(1, sum(max(0, e.latency) for e in graph.edges))
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if _positive_cycle(graph, mid):
-            lo = mid + 1
+    try:
+        if not _positive_cycle(graph, 0, deadline):
+            result = 0
         else:
-            hi = mid
-    return lo
+            step = 1  # gallop up from 1: RecMII is usually small, and checks below it are slow
+            while step < hi and _positive_cycle(graph, step, deadline):
+                lo, step = step + 1, step * 2
+            hi = min(hi, step)
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if _positive_cycle(graph, mid, deadline):
+                    lo = mid + 1
+                else:
+                    hi = mid
+            result = lo
+    except _OutOfTime:
+        return lo  # a lower bound; not cached
+    if len(_REC_MII_CACHE) > 256:
+        _REC_MII_CACHE.clear()
+    _REC_MII_CACHE[key] = result
+    return result
 
 
 def recurrences(graph: Graph, limit: int = 2000) -> list[Recurrence]:
@@ -480,6 +518,10 @@ def _attempt(
     return time
 
 
+#: bodies up to this many operations get a list-scheduled fallback; longer ones program order
+LIST_FALLBACK_MAX = 200
+
+
 def _fallback(graph: Graph) -> tuple[int, dict[int, int]]:
     """An II at which one iteration's list schedule is a legal modulo schedule (no overlap)."""
     from ..core.list_sched import list_schedule
@@ -492,7 +534,12 @@ def _fallback(graph: Graph) -> tuple[int, dict[int, int]]:
         earliest=0,
         name=graph.name,
     )
-    s = list_schedule(intra).start
+    if len(graph.ops) <= LIST_FALLBACK_MAX:
+        s = list_schedule(intra).start
+    else:  # a long body: one iteration in program order (linear time) is legal just as well
+        from ..core.evaluate import evaluate
+
+        s = evaluate(intra, intra.topological_order()).start
     span = max(
         [
             t + r.offset + r.cycles
@@ -545,7 +592,7 @@ def iterative_modulo_schedule(
     if not graph.ops:
         raise ScheduleError("the loop has no operations to schedule")
     graph.check_acyclic()
-    bound = max(res_mii(graph), rec_mii(graph), 1)
+    bound = max(res_mii(graph), rec_mii(graph, deadline), 1)
     ii = bound if ii is None else ii
     if ii < 1:
         raise ScheduleError(f"initiation interval must be at least 1, got {ii}")
@@ -746,7 +793,7 @@ def modulo_schedule(
     deadline = _deadline(time_limit)  # one limit for everything below
     loop = analyze_loop(source, machine, restrict=restrict)
     free = loop.graph(renamed=True)
-    rmii, cmii = res_mii(free), rec_mii(free)
+    rmii, cmii = res_mii(free), rec_mii(free, deadline)
     options = []
     if keep_war in (True, "auto"):
         tight = loop.graph(renamed=True, keep_war=True)
