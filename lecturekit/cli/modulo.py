@@ -76,6 +76,11 @@ def run(args) -> int:
         f"ResMII = {r.res_mii}, RecMII = {r.rec_mii}, MII = {r.mii}; II found = {r.ii}, "
         f"{r.stage_count} stage(s), kernel unrolled {r.unroll}x (modulo variable expansion)"
     )
+    if r.schedule.info.get("timed_out"):
+        print(
+            f"time limit ({args.time_limit:g} s) reached: II {r.ii} is the best found, not proven "
+            "the smallest (one iteration's schedule, no overlap)"
+        )
     print()
     rows = [
         [f"I{k + 1}", ins.text, t, s, row]

@@ -735,6 +735,7 @@ class ModuloResult:
             "rec_mii": self.rec_mii,
             "mii": self.mii,
             "ii": self.ii,
+            "timed_out": bool(self.schedule.info.get("timed_out", False)),
             "stage_count": self.stage_count,
             "ops": [
                 {"index": k, "cycle": t, "stage": s, "row": r}
