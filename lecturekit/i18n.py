@@ -19,11 +19,18 @@ translator: it adds empty entries for new cells, drops entries of cells that are
 changed cell keeps the old translation, records the new English in ``en`` and the old English in
 ``en_was``, and marks it ``stale`` (like gettext's *fuzzy*) until a person has updated ``zh`` and
 removed the mark.
+
+A problem set's file also translates what a student reads when a check fails: ``messages`` lists
+each assertion message of the public tests (an f-string message as its template, ``{}`` where a
+value goes) with its translation. :func:`build_one` stores them in the Chinese notebook's metadata,
+where ``lecturekit.check.Grader`` finds them; :func:`translate_message` applies them.
 """
 
 from __future__ import annotations
 
+import ast
 import copy
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -106,8 +113,31 @@ def load(path: Path) -> list[dict]:
     return cells
 
 
-def save(path: Path, source_rel: str, entries: list[dict]) -> None:
+def load_messages(path: Path) -> list[dict]:
+    """The ``messages`` of a translation file: ``{en, zh}`` per assertion message (maybe none)."""
+    yaml, _ = _yaml()
+    if not path.exists():
+        return []
+    load(path)  # the same checks of the file as a whole
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    messages = data.get("messages") or []
+    if not isinstance(messages, list):
+        raise TranslationError(f"{path}: 'messages' must be a list")
+    for i, m in enumerate(messages):
+        if not isinstance(m, dict) or not isinstance(m.get("en"), str):
+            raise TranslationError(f"{path}: message {i + 1} has no text 'en'")
+        if m.get("zh") is not None and not isinstance(m["zh"], str):
+            raise TranslationError(f"{path}: message {i + 1}: 'zh' must be text")
+    return messages
+
+
+def save(
+    path: Path, source_rel: str, entries: list[dict], messages: list[dict] | None = None
+) -> None:
+    """Write a translation file; ``messages=None`` keeps the file's messages as they are."""
     yaml, Dumper = _yaml()
+    if messages is None:
+        messages = load_messages(path) if path.exists() else []
     ordered = []
     for e in entries:
         item = {"id": e["id"]}
@@ -118,8 +148,11 @@ def save(path: Path, source_rel: str, entries: list[dict]) -> None:
             item["en_was"] = e["en_was"]
         item["zh"] = e.get("zh") or ""
         ordered.append(item)
+    document = {"source": source_rel, "cells": ordered}
+    if messages:
+        document["messages"] = [{"en": m["en"], "zh": m.get("zh") or ""} for m in messages]
     body = yaml.dump(
-        {"source": source_rel, "cells": ordered},
+        document,
         Dumper=Dumper,
         allow_unicode=True,
         sort_keys=False,
@@ -127,6 +160,91 @@ def save(path: Path, source_rel: str, entries: list[dict]) -> None:
     )
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(body, encoding="utf-8")
+
+
+# -- what a failing check says -----------------------------------------------------------------
+def _template(node: ast.expr) -> str | None:
+    """An assertion message as text: a string as it is, an f-string with ``{}`` for each value."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value.replace("{", "{{").replace("}", "}}")
+    if isinstance(node, ast.JoinedStr):
+        parts = []
+        for v in node.values:
+            if isinstance(v, ast.Constant):
+                parts.append(str(v.value).replace("{", "{{").replace("}", "}}"))
+            else:
+                parts.append("{}")
+        return "".join(parts)
+    return None
+
+
+def assertion_messages(test_code: str) -> list[str]:
+    """The message templates of the ``assert`` statements in one doctest case (otter's format)."""
+    lines = []
+    for line in test_code.splitlines():
+        stripped = line.lstrip()
+        if stripped.startswith(">>> ") or stripped.startswith("... "):
+            lines.append(stripped[4:])
+        elif stripped in (">>>", "..."):
+            lines.append("")
+    try:
+        tree = ast.parse("\n".join(lines))
+    except SyntaxError:
+        return []
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assert) and node.msg is not None:
+            t = _template(node.msg)
+            if t and t not in found:
+                found.append(t)
+    return found
+
+
+def public_messages(nb) -> list[str]:
+    """Every assertion message template of a student notebook's public tests, in order."""
+    tests = nb.metadata.get("otter", {}).get("tests", {})
+    found: list[str] = []
+    for question in tests.values():
+        for suite in question.get("suites", []):
+            for case in suite.get("cases", []):
+                if case.get("hidden"):
+                    continue
+                for t in assertion_messages(case.get("code", "")):
+                    if t not in found:
+                        found.append(t)
+    return found
+
+
+def _pattern(template: str) -> re.Pattern:
+    pieces = re.split(r"(\{\{|\}\}|\{\})", template)
+    regex = []
+    for piece in pieces:
+        if piece == "{}":
+            regex.append("(.*?)")
+        elif piece in ("{{", "}}"):
+            regex.append(re.escape(piece[0]))
+        else:
+            regex.append(re.escape(piece))
+    return re.compile("".join(regex) + r"\Z", re.S)
+
+
+def translate_message(text: str, table: dict[str, str]) -> str:
+    """``text`` (an assertion message as a student sees it) in the language of ``table``
+    (English template -> translated template); unchanged when no template matches."""
+    for template, translated in table.items():
+        match = _pattern(template).match(text) if translated else None
+        if match:
+            return _fill(translated, list(match.groups()))
+    return text
+
+
+def _fill(template: str, values: list[str]) -> str:
+    rest = iter(values)
+
+    def one(m: re.Match) -> str:
+        return m.group()[0] if m.group() != "{}" else next(rest, "")
+
+    return re.sub(r"\{\{|\}\}|\{\}", one, template)
 
 
 # -- the three operations ----------------------------------------------------------------------
@@ -167,6 +285,14 @@ def check_one(source: Path, translation: Path, name: str | None = None) -> list[
     for cid in by_id:
         if cid not in ids:
             problems.append(Problem(name, cid, "orphan", "no markdown cell has this id"))
+    wanted = public_messages(nb)
+    have = {m["en"]: m for m in load_messages(translation)}
+    for t in wanted:
+        if not (have.get(t, {}).get("zh") or "").strip():
+            problems.append(Problem(name, "message", "missing", f"untranslated: {t[:60]!r}"))
+    for t in have:
+        if t not in wanted:
+            problems.append(Problem(name, "message", "orphan", f"no test says {t[:60]!r}"))
     return problems
 
 
@@ -196,7 +322,13 @@ def sync(source: Path, translation: Path, source_rel: str) -> dict[str, int]:
             entries.append(e)
             counts["kept"] += 1
     counts["removed"] = len(set(old) - {e["id"] for e in entries})
-    save(translation, source_rel, entries)
+    had = {m["en"]: m for m in load_messages(translation)} if translation.exists() else {}
+    messages = []
+    for t in public_messages(nb):
+        messages.append(had.get(t) or {"en": t, "zh": ""})
+        counts["added"] += t not in had
+    counts["removed"] += len(set(had) - {m["en"] for m in messages})
+    save(translation, source_rel, entries, messages)
     return counts
 
 
@@ -223,6 +355,9 @@ def build_one(source: Path, translation: Path, target: Path, lang: str = "zh") -
         "edition": lang,
         "translated_from": source.name,
     }
+    messages = {m["en"]: m["zh"] for m in load_messages(translation) if m.get("zh")}
+    if messages:
+        out.metadata["lecturekit"]["messages"] = messages
     target.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(out, str(target))
     return target

@@ -174,3 +174,72 @@ def test_course_translation_is_current(source):
     assert edition.read_text(encoding="utf-8") == i18n.built_text(
         source, i18n.translation_path(ROOT, source)
     ), f"{edition} is not what `lecturekit translate build` makes from {rel} today"
+
+
+# -- problem sets: what a failing check says ---------------------------------------------------
+def make_exercise(tmp_path):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("**Question 1.** Heights.", id="q1")]
+    case = ">>> assert isinstance(h, list), 'a list of six whole numbers'\n"
+    fcase = ">>> assert len(h) == 6, f'{len(h)} heights, one per instruction: {{6}}'\n"
+    hidden = ">>> assert h == [1], 'the hidden answer'\n"
+    nb.metadata["otter"] = {
+        "tests": {
+            "q1": {
+                "name": "q1",
+                "suites": [
+                    {
+                        "cases": [
+                            {"code": case, "hidden": False},
+                            {"code": fcase, "hidden": False},
+                            {"code": hidden, "hidden": True},
+                        ]
+                    }
+                ],
+            }
+        }
+    }
+    (tmp_path / "exercises").mkdir()
+    src = tmp_path / "exercises" / "04_list_scheduling.ipynb"
+    nbformat.write(nb, str(src))
+    return src
+
+
+def test_problem_set_messages_are_translated_and_stored(tmp_path):
+    src = make_exercise(tmp_path)
+    tr = i18n.translation_path(tmp_path, src)
+    assert i18n.sync(src, tr, "exercises/04_list_scheduling.ipynb")["added"] == 3
+    templates = [m["en"] for m in i18n.load_messages(tr)]
+    # public tests only; an f-string becomes a template, literal braces stay escaped
+    assert templates == [
+        "a list of six whole numbers",
+        "{} heights, one per instruction: {{6}}",
+    ]
+    kinds = [(p.cell, p.kind) for p in i18n.check_one(src, tr)]
+    assert kinds == [("q1", "missing"), ("message", "missing"), ("message", "missing")]
+    entries = i18n.load(tr)
+    entries[0]["zh"] = "**问题 1.** 高度。"
+    zh = {templates[0]: "一个含六个整数的列表", templates[1]: "{} 个高度，每条指令一个：{{6}}"}
+    i18n.save(tr, "x", entries, [{"en": t, "zh": zh[t]} for t in templates])
+    i18n.save(tr, "x", i18n.load(tr))  # saving cells alone keeps the messages
+    assert i18n.check_one(src, tr) == []
+    out = i18n.build_one(src, tr, i18n.edition_path(tmp_path, src))
+    table = nbformat.read(str(out), as_version=4).metadata["lecturekit"]["messages"]
+    assert i18n.translate_message("5 heights, one per instruction: {6}", table) == (
+        "5 个高度，每条指令一个：{6}"
+    )
+    assert i18n.translate_message("a list of six whole numbers", table) == zh[templates[0]]
+    assert i18n.translate_message("something else", table) == "something else"
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(
+    values=st.lists(st.text(max_size=12), min_size=2, max_size=2),
+    literal=st.text(st.characters(blacklist_characters="{}"), max_size=10),
+)
+def test_a_message_template_round_trips_its_values(values, literal):
+    template = f"{literal}{{}} and {{}}!"
+    text = f"{literal}{values[0]} and {values[1]}!"
+    back = i18n.translate_message(text, {template: "「{}」「{}」"})
+    if "」「" not in values[0] + values[1] and " and " not in values[0]:
+        assert back == f"「{values[0]}」「{values[1]}」"
