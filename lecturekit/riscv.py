@@ -147,7 +147,7 @@ def looks_like_riscv(source: str) -> bool:
     """
     mips = _mips_opcodes()
     evidence = False
-    for raw in source.splitlines():
+    for raw in _isa().split_lines(source):
         body = _strip(raw)
         if "=" in body or "mem[" in body:
             return False
@@ -187,7 +187,7 @@ def parse_riscv(source: str):
     pending: list[str] = []
     notes: list[str] = []
     directives: dict[str, list[int]] = {}
-    for number, full in enumerate(source.splitlines(), start=1):
+    for number, full in enumerate(isa.split_lines(source), start=1):
         body = _strip(full)
         cur = isa._Line(body, number, full)
         while m := _LABEL.match(body, cur.pos):

@@ -88,6 +88,15 @@ def test_only_newlines_split_lines(separator):
     assert [ins.line for ins in prog] == [1, 2, 3, 4]
 
 
+@pytest.mark.parametrize("separator", ["\u2028", "\x0b", "\x0c", "\x1c", "\x85"])
+def test_only_newlines_split_risc_v_lines(separator):
+    prog = parse(f"ld a0, 0(a1) # a{separator}b\naddi a0, a0, 1\r\nadd a2, a0, a0\rnop")
+    assert [ins.line for ins in prog] == [1, 2, 3, 4]
+    with pytest.raises(ParseError) as info:
+        parse(f"ld a0, 0(a1) # note{separator}still a comment\naddi a0, a0, 1\nbogus a1")
+    assert info.value.line == 3
+
+
 def test_double_slash_comment_still_works_after_mips():
     assert len(parse("add $t0, $t1, $t2 // comment\n// whole line")) == 1
 
@@ -418,3 +427,16 @@ def test_simulation_of_a_long_slow_block_stops_at_its_time_limit(capsys, write):
     block = write("divs.s", "\n".join(f"div $t{i % 5}, $t{(i + 1) % 5}, $t0" for i in range(400)))
     code, _, err = run(capsys, "simulate", block, "-M", machine, "-t", "0")
     assert_clean_error(code, err, "simulation stopped at the time limit of 0 s")
+
+
+def test_list_scheduling_refuses_a_block_beyond_its_limit_up_front(capsys, write):
+    from lecturekit.core.list_sched import MAX_OPS
+    from lecturekit.randomblocks import random_block
+
+    block = "\n".join(str(i) for i in random_block(3, size=MAX_OPS + 1))
+    path = write("big.s", block + "\n")
+    code, _, err = run(capsys, "schedule", path)
+    assert_clean_error(code, err, f"at most {MAX_OPS:,} operations; this block has {MAX_OPS + 1:,}")
+    # the optimal search still answers (from program order) within its time limit
+    code, out, _ = run(capsys, "schedule", path, "-a", "optimal", "-t", "1")
+    assert code == 0 and "best found, not proven optimal" in out
