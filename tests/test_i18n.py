@@ -1,6 +1,7 @@
 """The Chinese edition: translations keyed by cell id, staleness named by notebook and cell, and
 generated notebooks that carry the English code and outputs unchanged."""
 
+import re
 from pathlib import Path
 
 import nbformat
@@ -243,3 +244,31 @@ def test_a_message_template_round_trips_its_values(values, literal):
     back = i18n.translate_message(text, {template: "「{}」「{}」"})
     if "」「" not in values[0] + values[1] and " and " not in values[0]:
         assert back == f"「{values[0]}」「{values[1]}」"
+
+
+def test_drawings_need_no_cjk_font():
+    """Figures read the same in both editions on any machine: the drawing code writes no Chinese
+    (only docstrings and comments may hold it), so no CJK font is needed for a figure."""
+    import ast
+
+    cjk = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]")
+    found = []
+    for path in sorted((ROOT / "lecturekit" / "viz").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        }
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and id(node) not in docstrings
+                and cjk.search(node.value)
+            ):
+                found.append(f"{path.name}:{node.lineno}: {node.value[:40]!r}")
+    assert not found, "Chinese text in a figure needs a CJK font:\n" + "\n".join(found)
