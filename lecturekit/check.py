@@ -10,6 +10,11 @@ JupyterLab runs the kernel and whatever the student named their copy, then hands
 * a failing test: the test's own assertion message (no doctest or traceback frames), or, for a
   test that fails without a message, the failing line; an answer of the wrong type says which type
   the problem set expects (recorded from the solution by ``lecturekit assign``).
+
+In the Chinese edition (a notebook whose ``metadata.lecturekit.edition`` is ``"zh"``, written by
+``lecturekit translate build``) every line is Chinese: these phrases, the type names, and the
+test's own assertion message through the edition's ``messages`` table
+(:func:`lecturekit.i18n.translate_message`; a message with no translation stays English).
 """
 
 from __future__ import annotations
@@ -47,11 +52,20 @@ def _assignment_of(path: Path) -> str | None:
     return None
 
 
+#: folders of the course's editions other than English (``exercises/zh``, ``notebooks/zh``)
+EDITIONS = ("zh",)
+
+
 def _course_exercises(start: Path) -> list[Path]:
-    """``exercises/`` of the course holding ``start`` (or under it: the course root itself)."""
+    """``exercises/`` of the course holding ``start`` (or under it: the course root itself);
+    from inside an edition's folder (``notebooks/zh``), that edition's ``exercises/zh`` first."""
     found = []
     for folder in (start, *start.parents):
-        if (folder / "exercises").is_dir():
+        if (folder / "exercises").is_dir() and folder.name != "exercises":
+            below = start.relative_to(folder).parts  # the folders inside the course only
+            edition = next((part for part in below if part in EDITIONS), None)
+            if edition and (folder / "exercises" / edition).is_dir():
+                found.append(folder / "exercises" / edition)
             found.append(folder / "exercises")
             break
     return found
@@ -64,7 +78,11 @@ def find_notebook(assignment: str, cwd: str | Path | None = None) -> Path:
     2. ``<assignment>.ipynb`` in the working directory;
     3. any notebook in the working directory made from the same problem set (a renamed copy such
        as ``04_list_scheduling-Copy1.ipynb``), the most recently saved first;
-    4. ``exercises/<assignment>.ipynb`` of the course holding the working directory.
+    4. ``exercises/<assignment>.ipynb`` of the course holding the working directory (from a
+       folder of the Chinese edition, such as ``notebooks/zh``, ``exercises/zh/`` first).
+
+    In ``exercises/zh/`` step 2 finds the Chinese problem set, never the English one: both
+    editions share the assignment name and the tests, the notebook says which edition it is.
     """
     here = Path(cwd or os.getcwd())
     candidates: list[Path] = []
@@ -168,10 +186,74 @@ def _fits(value: Any, expected: str) -> bool:
 
 
 _ARTICLE = {"int": "an int (a whole number)", "float": "a float (a number)", "str": "a str"}
+_ZH_TYPE = {
+    "int": "整数（int）",
+    "float": "数（float）",
+    "str": "字符串（str）",
+    "list": "列表（list）",
+    "tuple": "元组（tuple）",
+    "dict": "字典（dict）",
+    "set": "集合（set）",
+    "bool": "布尔值（bool）",
+    "function": "函数",
+    "NoneType": "None",
+    "ellipsis": "...",
+}
 
 
-def describe_type(name: str) -> str:
+def describe_type(name: str, lang: str = "en") -> str:
+    if lang == "zh":
+        return _ZH_TYPE.get(name, name)
     return _ARTICLE.get(name, f"a {name}")
+
+
+#: what ``feedback`` says, per edition (``{}`` fields are filled in by name)
+PHRASES: dict[str, dict[str, str]] = {
+    "en": {
+        "all_pass": (
+            "{q}: all {n} public test(s) pass. "
+            "Hidden tests on other inputs also count when your work is graded."
+        ),
+        "unanswered": (
+            "{q} is not answered yet: replace the ... in {names} with your answer "
+            "and run that cell, then this one."
+        ),
+        "cannot_run": "{q}: the tests could not run.",
+        "name_error": "{error} (run the cells above this one first)",
+        "check_fails": "this check fails: {statement}",
+        "error_in": "{error} in: {statement}",
+        "some_pass": "{q}: {passed} of {n} public tests pass. Not yet: {said}",
+        "wrong_type": "{name} should be {expected}, not {got}",
+        "sep": "; ",
+        "end": ".",
+    },
+    "zh": {
+        "all_pass": "{q}：{n} 个公开测试全部通过。评分时还有针对其他输入的隐藏测试，同样计分。",
+        "unanswered": (
+            "{q} 尚未作答：请把 {names} 中的 ... 换成你的答案，先运行那个单元格，再运行本单元格。"
+        ),
+        "cannot_run": "{q}：测试无法运行。",
+        "name_error": "{error}（请先运行本单元格上方的各个单元格）",
+        "check_fails": "这项检查未通过：{statement}",
+        "error_in": "{error}，出错的语句：{statement}",
+        "some_pass": "{q}：{n} 个公开测试中通过 {passed} 个。尚未通过：{said}",
+        "wrong_type": "{name} 应为{expected}，而不是{got}",
+        "sep": "；",
+        "end": "。",
+    },
+}
+
+
+def _name_error(text: str, lang: str) -> str:
+    """NameError's own text, in Chinese for the zh edition (``name 'x' is not defined``)."""
+    if lang == "zh":
+        import re
+
+        m = re.fullmatch(r"name '(\w+)' is not defined(?:\. Did you mean: '(\w+)'\?)?", text)
+        if m:
+            hint = f"（是否想用 {m.group(2)}？）" if m.group(2) else ""
+            return f"名称 {m.group(1)} 尚未定义{hint}"
+    return text
 
 
 # -- the feedback a student sees ---------------------------------------------------------------
@@ -206,17 +288,26 @@ class Feedback:
         return f"<p style='color: {colour}; font-family: monospace;'>{rows}</p>"
 
 
-def feedback(question: str, result: Any, global_env: dict, expected: dict | None = None) -> str:
-    """The one- or two-line text for otter's ``result`` of checking ``question``."""
+def feedback(
+    question: str,
+    result: Any,
+    global_env: dict,
+    expected: dict | None = None,
+    lang: str = "en",
+    messages: dict[str, str] | None = None,
+) -> str:
+    """The one- or two-line text for otter's ``result`` of checking ``question``.
+
+    ``lang`` is the notebook's edition (``"en"`` or ``"zh"``); ``messages`` maps the public
+    tests' English assertion messages (templates) to that edition's (see :mod:`lecturekit.i18n`).
+    """
     expected = expected or {}
+    say = PHRASES.get(lang, PHRASES["en"])
     cases = list(result.test_case_results)
     public = [r for r in cases if not r.test_case.hidden]
     passed = sum(r.passed for r in public)
     if public and passed == len(public):
-        return (
-            f"{question}: all {len(public)} public test(s) pass. "
-            "Hidden tests on other inputs also count when your work is graded."
-        )
+        return say["all_pass"].format(q=question, n=len(public))
     sources = [s for r in cases for s in _sources(r.test_case.body)]
     referenced = _names(sources)
     answers = list(expected) or referenced
@@ -226,30 +317,37 @@ def feedback(question: str, result: Any, global_env: dict, expected: dict | None
         shown = ", ".join(
             f"{n}()" if _type_name(global_env.get(n)) == "function" else n for n in missing
         )
-        return (
-            f"{question} is not answered yet: replace the ... in {shown} with your answer "
-            "and run that cell, then this one."
-        )
+        return say["unanswered"].format(q=question, names=shown)
     first = next(r for r in public if not r.passed) if public else None
     if first is None:
-        return f"{question}: the tests could not run."
+        return say["cannot_run"].format(q=question)
     statement, problem = _failure(first.message or "")
     wrong_type = [
-        f"{n} should be {describe_type(t)}, not {describe_type(_type_name(global_env[n]))}"
+        say["wrong_type"].format(
+            name=n,
+            expected=describe_type(t, lang),
+            got=describe_type(_type_name(global_env[n]), lang),
+        )
         for n, t in expected.items()
         if n in global_env and not _fits(global_env[n], t)
     ]
     if problem.startswith("AssertionError: "):
         said = problem[len("AssertionError: ") :].strip()
+        if messages:
+            from .i18n import translate_message
+
+            said = translate_message(said, messages)
     elif problem.startswith("NameError: "):
-        said = problem[len("NameError: ") :] + " (run the cells above this one first)"
+        said = say["name_error"].format(error=_name_error(problem[len("NameError: ") :], lang))
     elif problem == "AssertionError" or not problem:
-        said = f"this check fails: {statement.strip()}"
+        said = say["check_fails"].format(statement=statement.strip())
     else:
-        said = f"{problem.splitlines()[-1]} in: {statement.strip().splitlines()[0]}"
-    lines = [f"{question}: {passed} of {len(public)} public tests pass. Not yet: {said}"]
+        said = say["error_in"].format(
+            error=problem.splitlines()[-1], statement=statement.strip().splitlines()[0]
+        )
+    lines = [say["some_pass"].format(q=question, passed=passed, n=len(public), said=said)]
     if wrong_type:
-        lines.append("; ".join(wrong_type) + ".")
+        lines.append(say["sep"].join(wrong_type) + say["end"])
     return "\n".join(line if len(line) <= 400 else line[:397] + "..." for line in lines)
 
 
@@ -265,13 +363,25 @@ class Grader:
         self.otter = otter.Notebook(nb_path=str(self.path), tests_dir=None)
         with self.path.open(encoding="utf-8") as fh:
             meta = json.load(fh).get("metadata", {})
-        self.expected: dict[str, dict[str, str]] = meta.get(METADATA_KEY, {}).get("answers", {})
+        ours = meta.get(METADATA_KEY, {})
+        self.expected: dict[str, dict[str, str]] = ours.get("answers", {})
+        #: the notebook's edition ("en", or "zh" for a Chinese problem set) and its translations
+        #: of the public tests' assertion messages (English template -> translated template)
+        self.edition: str = str(ours.get("edition") or "en")
+        self.messages: dict[str, str] = dict(ours.get("messages") or {})
 
     def check(self, question: str, global_env: dict | None = None) -> Feedback:
         if global_env is None:
             global_env = sys._getframe(1).f_globals
         result = self.otter.check(question, global_env=global_env)
-        text = feedback(question, result, global_env, self.expected.get(question))
+        text = feedback(
+            question,
+            result,
+            global_env,
+            self.expected.get(question),
+            self.edition,
+            self.messages,
+        )
         return Feedback(question, text, result)
 
     def __getattr__(self, name: str) -> Any:  # everything else is otter's (check_all, export...)
