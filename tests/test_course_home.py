@@ -1,6 +1,8 @@
 """The course home page (index.ipynb, opened by the README's command): it links every chapter and
-every problem set that exists, every link leads to a file, and it is what tools/course_home.py
-makes from the files today (so a chapter added later fails here until the page is updated)."""
+every problem set that exists, and the Chinese edition (notebooks/zh, exercises/zh) of each that
+exists, in the row of its number, and the glossary (术语表); every link leads to a file, and it
+is what tools/course_home.py makes from the files today (so a chapter added later fails here
+until the page is updated)."""
 
 import re
 import sys
@@ -32,6 +34,29 @@ def test_home_links_every_chapter_and_problem_set():
     assert not missing, f"index.ipynb does not link {missing}: run `python tools/course_home.py`"
 
 
+def test_home_links_every_chinese_edition_beside_its_english_original():
+    """Row NN: English chapter, 中文 chapter, problem set, 习题（中文）, in that order."""
+    nb = nbformat.read(str(HOME), as_version=4)
+    table = {
+        line.split("|")[1].strip(): re.findall(r"\]\(([^)\s]+)\)", line)
+        for line in nb.cells[1].source.splitlines()
+        if re.match(r"\| \d\d \|", line)
+    }
+    zh = sorted((ROOT / "notebooks" / "zh").glob("[0-9][0-9]_*.ipynb"))
+    zh_sets = sorted((ROOT / "exercises" / "zh").glob("[0-9][0-9]_*.ipynb"))
+    assert len(zh) >= 12
+    for path in zh + zh_sets:
+        n = path.name[:2]
+        english = path.parent.parent / path.name
+        wanted = [english.relative_to(ROOT).as_posix(), path.relative_to(ROOT).as_posix()]
+        row = table.get(n, [])
+        assert all(w in row for w in wanted), (
+            f"index.ipynb row {n} does not link {wanted}: run `python tools/course_home.py`"
+        )
+        assert row.index(wanted[0]) + 1 == row.index(wanted[1]), row
+    assert "glossary.ipynb" in links() and "术语表" in nb.cells[0].source
+
+
 def test_every_link_leads_to_a_file_in_the_repository():
     for target in links():
         assert not target.startswith(("/", "..", "http")), target
@@ -42,6 +67,7 @@ def test_home_says_how_to_check_an_answer():
     nb = nbformat.read(str(HOME), as_version=4)
     text = "\n".join(c.source for c in nb.cells)
     assert 'grader.check("qN")' in text and "not answered yet" in text
+    assert "## 检查答案" in text and "尚未作答" in text  # what the Chinese grader.check says
 
 
 def test_home_is_what_the_script_makes_today(tmp_path):
@@ -53,7 +79,7 @@ def test_home_is_what_the_script_makes_today(tmp_path):
 
 
 def test_a_chapter_added_later_is_missing_until_the_page_is_made_again(tmp_path):
-    for folder in ("notebooks", "exercises"):
+    for folder in ("notebooks", "exercises", "notebooks/zh", "exercises/zh"):
         (tmp_path / folder).mkdir()
         for path in (ROOT / folder).glob("0[1-2]_*.ipynb"):
             (tmp_path / folder / path.name).write_bytes(path.read_bytes())
@@ -64,5 +90,15 @@ def test_a_chapter_added_later_is_missing_until_the_page_is_made_again(tmp_path)
     nbformat.write(new, str(tmp_path / "notebooks" / "12_real_compilers.ipynb"))
     assert "12_real_compilers" not in before
     after = course_home.home(tmp_path).cells[1].source
-    assert "| 12 | [Real compilers — 真实编译器](notebooks/12_real_compilers.ipynb) | — |" in after
+    assert (
+        "| 12 | [Real compilers — 真实编译器](notebooks/12_real_compilers.ipynb) | — | — | — |"
+        in after
+    )
     assert "[problem set 02](exercises/02_hazards_and_reordering.ipynb)" in after
+    assert "[习题 02](exercises/zh/02_hazards_and_reordering.ipynb)" in after
+    # its Chinese edition appears in the 中文 column once it is built
+    zh = nbformat.v4.new_notebook()
+    zh.cells = [nbformat.v4.new_markdown_cell("# 12 · 真实编译器 — Real compilers")]
+    nbformat.write(zh, str(tmp_path / "notebooks" / "zh" / "12_real_compilers.ipynb"))
+    after = course_home.home(tmp_path).cells[1].source
+    assert "| [真实编译器](notebooks/zh/12_real_compilers.ipynb) | — | — |" in after

@@ -4,9 +4,11 @@ Usage: python tools/course_home.py          (rewrites index.ipynb at the reposit
 
 The README's "open the course" command opens this page in JupyterLab with the repository root as
 the server root, so its links reach both ``notebooks/`` and ``exercises/``. The table is built
-from the files that exist (``notebooks/NN_*.ipynb``, ``exercises/NN_*.ipynb``) and their first
-heading; tests/test_course_home.py fails when the committed page is not what this script makes
-(a chapter or problem set added without running it, say).
+from the files that exist (``notebooks/NN_*.ipynb``, ``exercises/NN_*.ipynb`` and their Chinese
+editions ``notebooks/zh/``, ``exercises/zh/``, made by ``lecturekit translate build``) and their
+first heading; the page also links the glossary (术语表) and says in English and in Chinese how
+to check an answer; tests/test_course_home.py fails when the committed page is not what this
+script makes (a chapter or problem set added without running it, say).
 """
 
 from __future__ import annotations
@@ -31,7 +33,13 @@ every answer in the problem sets can be checked.
 **Chapters** (`notebooks/`): open one and run it top to bottom (*Run ▸ Run All Cells*); the
 widgets (steppers, explorers) have a static figure or table beside them.
 
-**Problem sets** (`exercises/`): one per chapter, see *Checking an answer* below."""
+**Problem sets** (`exercises/`): one per chapter, see *Checking an answer* below.
+
+**中文版**：每一章和每套习题都有中文版（`notebooks/zh/`、`exercises/zh/`，见下表的“中文”两列），
+代码、测试与英文版完全相同，`grader.check` 的反馈也是中文。
+术语对照见 [术语表 · Glossary](glossary.ipynb)。
+Every chapter and problem set also exists in Chinese (the 中文 columns below); the
+[glossary](glossary.ipynb) gives every term in both languages."""
 
 CHECKING = """\
 ## Checking an answer
@@ -52,6 +60,19 @@ Instructors: `lecturekit assign` regenerates `exercises/` from `solutions/`, `le
 grades a folder of submissions (see `README.md`). After adding a chapter or a problem set, run
 `python tools/course_home.py` to update this page."""
 
+CHECKING_ZH = """\
+## 检查答案（中文版习题）
+
+1. 打开习题（`exercises/zh/` 中的中文版），先运行第一个单元格（`grader = Grader(...)`）。
+   另存为其他名字的副本（如 `04_list_scheduling-Copy1.ipynb`）同样可用。
+2. 在标有 `...` 的单元格中作答：给出一个值（`q1_heights = [...]`）或补全函数体，然后运行该单元格。
+3. 运行其下方的 `grader.check("qN")` 单元格，它用一两行中文回答：答案仍是 `...` 时显示
+   *q1 尚未作答*；测试未通过时给出该测试自己的提示（*q1：2 个公开测试中通过 1 个。尚未通过：……*）；
+   类型不对时指出应有的类型（*q1_heights 应为列表（list），而不是整数（int）*）；
+   全部通过时显示 *2 个公开测试全部通过*。
+4. 评分还会用你没见过的输入运行隐藏测试：函数要对一般情况正确，而不只是对示例正确。
+   标为“手写 / 解释”的题目由教师批阅。中文版习题与英文版由同一个自动评分器、同一套测试评分。"""
+
 
 def title(path: Path) -> str:
     """The first heading of a notebook, without ``#``, its number or "Problem set NN —"."""
@@ -66,11 +87,28 @@ def title(path: Path) -> str:
     return path.stem
 
 
-def rows(root: Path = ROOT) -> list[tuple[str, Path | None, Path | None]]:
-    """(number, chapter, problem set) for every number with a chapter or a problem set."""
-    chapters = {p.name[:2]: p for p in (root / "notebooks").glob("[0-9][0-9]_*.ipynb")}
-    sets = {p.name[:2]: p for p in (root / "exercises").glob("[0-9][0-9]_*.ipynb")}
-    return [(n, chapters.get(n), sets.get(n)) for n in sorted(set(chapters) | set(sets))]
+def zh_title(path: Path) -> str:
+    """The Chinese part of a Chinese edition's first heading ("现代处理器架构 — Processor ...")."""
+    text = title(path)
+    text = re.sub(r"^习题\s*\d+\s*[·—-]\s*", "", text)
+    return text.split(" — ")[0].strip() or path.stem
+
+
+def _numbered(folder: Path) -> dict[str, Path]:
+    return {p.name[:2]: p for p in folder.glob("[0-9][0-9]_*.ipynb")}
+
+
+def rows(root: Path = ROOT) -> list[tuple[str, Path | None, Path | None, Path | None, Path | None]]:
+    """(number, chapter, 中文 chapter, problem set, 中文 problem set) for every number with a
+    chapter or a problem set; an edition that does not exist (yet) is ``None``."""
+    chapters = _numbered(root / "notebooks")
+    sets = _numbered(root / "exercises")
+    zh_chapters = _numbered(root / "notebooks" / "zh")
+    zh_sets = _numbered(root / "exercises" / "zh")
+    return [
+        (n, chapters.get(n), zh_chapters.get(n), sets.get(n), zh_sets.get(n))
+        for n in sorted(set(chapters) | set(sets))
+    ]
 
 
 def link(path: Path | None, text: str, root: Path) -> str:
@@ -81,17 +119,19 @@ def home(root: Path = ROOT) -> nbformat.NotebookNode:
     table = [
         "## Chapters and problem sets",
         "",
-        "| | Chapter | Problem set |",
-        "| --- | --- | --- |",
+        "| | Chapter | 中文 | Problem set | 习题（中文） |",
+        "| --- | --- | --- | --- | --- |",
     ]
-    for n, chapter, problems in rows(root):
+    for n, chapter, zh_chapter, problems, zh_problems in rows(root):
         chapter_text = title(chapter) if chapter else ""
+        zh_text = zh_title(zh_chapter) if zh_chapter else ""
         table.append(
-            f"| {n} | {link(chapter, chapter_text, root)} | "
-            f"{link(problems, f'problem set {n}', root)} |"
+            f"| {n} | {link(chapter, chapter_text, root)} | {link(zh_chapter, zh_text, root)} | "
+            f"{link(problems, f'problem set {n}', root)} | "
+            f"{link(zh_problems, f'习题 {n}', root)} |"
         )
     nb = nbformat.v4.new_notebook()
-    cells = [INTRO, "\n".join(table), CHECKING]
+    cells = [INTRO, "\n".join(table), CHECKING, CHECKING_ZH]
     nb.cells = [nbformat.v4.new_markdown_cell(text) for text in cells]
     for k, cell in enumerate(nb.cells):
         cell["id"] = f"home-{k}"
