@@ -1,0 +1,40 @@
+"""Every chapter (notebooks/NN_*.ipynb) and every problem set (exercises/NN_*.ipynb) has a
+current Chinese edition: a translation file with no missing or stale cell or message, and the
+notebook ``lecturekit translate build`` makes from it today. (tests/test_i18n.py checks the
+translations that exist; this one fails when a chapter or problem set has none, e.g. one added
+later without a translation.)"""
+
+from pathlib import Path
+
+import pytest
+
+from lecturekit import i18n
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+PROBLEM_SETS = sorted((ROOT / "exercises").glob("[0-9][0-9]_*.ipynb"))
+
+
+def test_every_chapter_and_problem_set_is_an_edition_source():
+    """The sources i18n knows are exactly the numbered chapters and problem sets."""
+    assert len(CHAPTERS) >= 12 and len(PROBLEM_SETS) >= 12
+    sources = set(i18n.english_sources(ROOT))
+    assert set(CHAPTERS) | set(PROBLEM_SETS) <= sources
+
+
+@pytest.mark.parametrize(
+    "source", CHAPTERS + PROBLEM_SETS, ids=lambda p: f"{p.parent.name}/{p.stem}"
+)
+def test_has_a_current_chinese_edition(source):
+    rel = source.relative_to(ROOT).as_posix()
+    translation = i18n.translation_path(ROOT, source)
+    assert translation.exists(), (
+        f"{rel} has no Chinese translation: run `lecturekit translate sync {rel}` and translate"
+    )
+    problems = i18n.check_one(source, translation, rel)
+    assert not problems, "\n".join(map(str, problems))
+    edition = i18n.edition_path(ROOT, source)
+    assert edition.exists(), f"run `lecturekit translate build {rel}` to make {edition}"
+    assert edition.read_text(encoding="utf-8") == i18n.built_text(source, translation), (
+        f"{edition.relative_to(ROOT)} is not what `lecturekit translate build {rel}` makes today"
+    )
