@@ -117,3 +117,77 @@ def test_unknown_priority_and_bad_time_limit(capsys, six):
 def test_missing_file(capsys, tmp_path):
     code, _, err = run(capsys, "schedule", str(tmp_path / "nope.s"))
     assert code == 2 and "no such file" in err
+
+
+# Beyond the lecture's heuristics (issue 17): the issue's witness blocks, each one cycle over the
+# optimum with height, optimal with lookahead / the bottleneck-aware priority / improved.
+WITNESS_LECTURE = (
+    "add $t5,$t3,$t3\nadd $t6,$t6,$t4\nsub $t7,$t3,$t6\nmul $t4,$t1,$t9\nsub $t3,$t5,$t7\n"
+)
+WITNESS_DUAL = "add $t1,$t2,$t5\nsub $t4,$t5,$t9\nmul $t2,$t4,$t3\nmul $t9,$t4,$t1\n"
+
+
+@pytest.fixture
+def witness(tmp_path):
+    path = tmp_path / "witness.s"
+    path.write_text(WITNESS_LECTURE)
+    return str(path)
+
+
+def cycles(capsys, *argv):
+    code, out, err = run(capsys, "schedule", *argv, "--json")
+    assert code == 0, err
+    s = json.loads(out)["schedule"]
+    return s
+
+
+def test_every_priority_is_offered(capsys, six):
+    from lecturekit.core.list_sched import MORE_PRIORITIES, PRIORITIES
+
+    for name in [*PRIORITIES, *MORE_PRIORITIES]:
+        s = cycles(capsys, six, "-p", name)
+        assert s["algorithm"] == f"list:{name}" and s["priority"] == name
+        assert s["lookahead"] == 0
+        verify(analyze(SIX_BLOCK, "lecture").graph, s["issue"])
+
+
+def test_lookahead_closes_the_witness_gap_and_is_traced(capsys, witness):
+    s = cycles(capsys, witness, "-a", "optimal")
+    best = s["cycles"]
+    assert cycles(capsys, witness)["cycles"] == best + 1  # height, non-delay
+    s = cycles(capsys, witness, "--lookahead", "2")
+    assert s["cycles"] == best and s["lookahead"] == 2
+    assert s["algorithm"] == "list:height+lookahead2"
+    code, out, _ = run(
+        capsys, "schedule", witness, "-w", "2", "-p", "height_descendants", "--trace"
+    )
+    assert code == 0 and "lookahead 2 cycle(s)" in out
+    assert "I4 (held back: would block I3 (height 5, 1 descendant(s)), ready in cycle 5)" in out
+    assert "ready [I2:(8,3), I1:(5,1), I4:(4,0)]" in out
+
+
+def test_improved_and_optsched(capsys, witness, tmp_path):
+    opt = cycles(capsys, witness, "-a", "optimal", "--engine", "optsched")
+    assert opt["engine"] == "optsched" and opt["proven_optimal"] is True
+    assert cycles(capsys, witness, "-a", "optimal")["engine"] == "classic"
+    s = cycles(capsys, witness, "-a", "improved")
+    assert s["algorithm"] == "list:improved" and s["cycles"] == opt["cycles"]
+    assert s["candidates"]["height"] == opt["cycles"] + 1
+    assert s["candidates"][s["from"]] == s["cycles"]
+    verify(analyze(WITNESS_LECTURE, "lecture").graph, s["issue"])
+    code, out, _ = run(capsys, "schedule", witness, "-a", "improved")
+    assert code == 0 and "improved heuristic" in out and "candidates (cycles): height" in out
+    dual = tmp_path / "dual.s"
+    dual.write_text(WITNESS_DUAL)
+    best = cycles(capsys, str(dual), "-M", "dual", "-a", "optimal")["cycles"]
+    assert cycles(capsys, str(dual), "-M", "dual")["cycles"] == best + 1
+    assert cycles(capsys, str(dual), "-M", "dual", "-p", "bottleneck")["cycles"] == best
+    assert cycles(capsys, str(dual), "-M", "dual", "-a", "improved")["cycles"] == best
+
+
+def test_bad_lookahead_and_engine(capsys, six):
+    for bad in ("soon", "-1", "1.5", "9" * 50):
+        code, _, err = run(capsys, "schedule", six, f"--lookahead={bad}")
+        assert code == 2 and "--lookahead takes a whole number" in err, bad
+    code, _, err = run(capsys, "schedule", six, "-a", "optimal", "--engine", "cpsat")
+    assert code == 2 and "invalid choice" in err

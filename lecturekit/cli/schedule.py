@@ -4,7 +4,13 @@ Human output: issue and finish cycle per instruction (in issue order), the lengt
 bound and whether the length is proven optimal. ``--json`` prints the ``deps`` contract
 (``machine``, ``instructions``, ``edges``) plus ``schedule`` (``algorithm``, ``order``,
 ``issue``, ``finish``, ``cycles``, ``lower_bound``, ``proven_optimal``, ``nodes``,
-``seconds``, ``bounds``; for list scheduling also ``priority``).
+``seconds``, ``bounds``; for list scheduling also ``priority``, ``lookahead`` and, with
+``-a improved``, ``from`` and ``candidates``; for the optimal search also ``engine``).
+
+Beyond the lecture's heuristics (issue 17): every priority of ``PRIORITIES`` and
+``MORE_PRIORITIES``, ``--lookahead W`` (a list scheduler that may hold an operation back for a
+more urgent one arriving within W cycles), ``-a improved`` (best of several list schedules,
+forward-backward improvement and the pilot method) and ``--engine optsched`` for ``-a optimal``.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ import math
 import time
 
 from ..core.bounds import bounds
-from ..core.list_sched import PRIORITIES, list_schedule_trace
+from ..core.list_sched import MORE_PRIORITIES, PRIORITIES, improved_schedule, list_schedule_trace
 from ..core.optimal import optimal_search
 from ..deps import analyze, instruction_label
 from ..errors import LectureKitError
@@ -31,16 +37,36 @@ def register(sub) -> None:
     p.add_argument(
         "--algorithm",
         "-a",
-        choices=["list", "optimal"],
+        choices=["list", "improved", "optimal"],
         default="list",
-        help="list scheduling or the exhaustive optimal search (default list)",
+        help="list scheduling, the improved heuristic (best of several list schedules, "
+        "forward-backward improvement, pilot method) or the exhaustive optimal search "
+        "(default: list)",
     )
     p.add_argument(
         "--priority",
         "-p",
         default="height",
         metavar="NAME",
-        help=f"list-scheduling priority: {', '.join(PRIORITIES)} (default: height)",
+        help=f"list-scheduling priority: the lecture's {', '.join(PRIORITIES)}, or beyond "
+        f"the lecture {', '.join(MORE_PRIORITIES)} (default: height)",
+    )
+    p.add_argument(
+        "--lookahead",
+        "-w",
+        default="0",
+        metavar="W",
+        help="with --algorithm list: hold a ready operation back when it would block a "
+        "higher-priority one whose operands arrive within W cycles (default: 0, the classic "
+        "non-delay list scheduler)",
+    )
+    p.add_argument(
+        "--engine",
+        choices=["classic", "optsched"],
+        default="classic",
+        help="with --algorithm optimal: the chapter's branch and bound (classic) or the "
+        "OptSched-style search with history domination and resource-aware bounds "
+        "(default: classic)",
     )
     p.add_argument(
         "--time-limit",
@@ -52,8 +78,8 @@ def register(sub) -> None:
     p.add_argument(
         "--trace",
         action="store_true",
-        help="with --algorithm list: print the ready list and the choice of every cycle "
-        "(default: off)",
+        help="with --algorithm list or improved: print the ready list and the choice of "
+        "every cycle (default: off)",
     )
     p.set_defaults(func=run)
 
@@ -70,12 +96,20 @@ def _time_limit(text: str) -> float:
     return value
 
 
+def _lookahead(text: str) -> int:
+    if len(text) > 40 or not text.strip().isdigit():
+        raise LectureKitError(f"--lookahead takes a whole number of cycles >= 0, got {text[:40]!r}")
+    return int(text)
+
+
 def run(args) -> int:
-    if args.priority not in PRIORITIES:
+    every = {**PRIORITIES, **MORE_PRIORITIES}
+    if args.priority not in every:
         raise LectureKitError(
-            f"unknown priority {args.priority!r}; choose one of {', '.join(PRIORITIES)}"
+            f"unknown priority {args.priority!r}; choose one of {', '.join(every)}"
         )
     limit = _time_limit(args.time_limit)
+    lookahead = _lookahead(args.lookahead)
     program, machine = load_block(args)
     dg = analyze(program, machine)
     graph = dg.graph
@@ -83,11 +117,16 @@ def run(args) -> int:
     steps = []
     if args.algorithm == "list":
         t0 = time.perf_counter()
-        sched, steps = list_schedule_trace(graph, args.priority)
+        sched, steps = list_schedule_trace(graph, args.priority, lookahead=lookahead)
+        seconds = time.perf_counter() - t0
+        nodes = 0
+    elif args.algorithm == "improved":
+        t0 = time.perf_counter()
+        sched, steps = improved_schedule(graph, trace=True)
         seconds = time.perf_counter() - t0
         nodes = 0
     else:
-        sched, _events = optimal_search(graph, time_limit=limit)
+        sched, _events = optimal_search(graph, time_limit=limit, engine=args.engine)
         seconds = sched.info["seconds"]
         nodes = sched.info["nodes"]
     bound = sched.info["lower_bound"]
@@ -106,16 +145,35 @@ def run(args) -> int:
             "seconds": round(seconds, 6),
             "bounds": named,
         }
-        if args.algorithm == "list":
+        if args.algorithm in ("list", "improved"):
             data["schedule"]["priority"] = sched.info["priority"]
+            data["schedule"]["lookahead"] = sched.info["lookahead"]
+        if args.algorithm == "improved":
+            data["schedule"]["from"] = sched.info["from"]
+            data["schedule"]["candidates"] = dict(sched.info["candidates"])
+        if args.algorithm == "optimal":
+            data["schedule"]["engine"] = args.engine
         print_json(data)
         return 0
     print(f"machine: {machine.name} ({machine.description})")
     if args.algorithm == "list":
-        how = PRIORITIES[args.priority].heuristic
-        print(f"algorithm: list scheduling, priority {args.priority}: {how}")
+        how = every[args.priority].heuristic
+        ahead = f", lookahead {lookahead} cycle(s)" if lookahead else ""
+        print(f"algorithm: list scheduling, priority {args.priority}{ahead}: {how}")
+    elif args.algorithm == "improved":
+        tried = ", ".join(f"{k} {v}" for k, v in sched.info["candidates"].items())
+        print(
+            "algorithm: improved heuristic (best of several list schedules, forward-backward "
+            f"improvement, pilot method); won by {sched.info['from']}"
+        )
+        print(f"candidates (cycles): {tried}")
     else:
-        print("algorithm: exhaustive optimal search (branch and bound over instruction orders)")
+        how = (
+            "OptSched-style: history domination, resource-aware bounds"
+            if args.engine == "optsched"
+            else "branch and bound over instruction orders"
+        )
+        print(f"algorithm: exhaustive optimal search ({how})")
     if args.trace and steps:
         print()
         for step in steps:
@@ -132,7 +190,7 @@ def run(args) -> int:
     stopped = args.algorithm == "optimal" and sched.info.get("timed_out")
     if sched.length <= bound:  # meeting a lower bound proves it, searched or not
         status = "proven optimal" + (" by the lower bound" if stopped else "")
-    elif args.algorithm == "list":
+    elif args.algorithm != "optimal":
         status = "not proven optimal"
     elif stopped:
         status = (
@@ -147,4 +205,6 @@ def run(args) -> int:
 
 
 def _num(v) -> str:
+    if isinstance(v, tuple):  # a tie-broken priority: (height, descendants), ...
+        return "(" + ",".join(_num(x) for x in v) + ")"
     return str(int(v)) if float(v).is_integer() else f"{v:g}"
