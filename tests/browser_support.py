@@ -35,6 +35,7 @@ REPO = Path(__file__).resolve().parent.parent
 NOTEBOOKS = REPO / "notebooks"
 EXERCISES = REPO / "exercises"
 HOME = REPO / "index.ipynb"
+GLOSSARY = REPO / "glossary.ipynb"  # 术语表, linked from the home page
 SCREENSHOTS = REPO / "build" / "screenshots"
 
 INSTALL_HINT = (

@@ -20,6 +20,12 @@ itself (``00_browser_harness``), this test
    ``browser_support.CONSOLE_ALLOW``) and on any request off the loopback interface,
 6. saves a screenshot of the whole chapter to ``build/screenshots/NN_topic.png``.
 
+The Chinese edition (中文版) is served too (``notebooks/zh/``, ``exercises/zh/``, the glossary): a
+Chinese chapter with its stepper (``ZH_CHAPTERS``) goes through the same checks, and
+:func:`test_course_home_leads_to_a_chinese_problem_set` follows the home page's 习题（中文）
+link, runs the Chinese problem set and reads the Chinese feedback of ``grader.check``
+("q1 尚未作答…"). ``-k zh`` selects these.
+
 A second built-in notebook (``00_browser_planted_failures``) goes wrong on purpose (a cell raising,
 a traceback on stderr, a widget showing lecturekit's red error) and
 :func:`test_harness_catches_planted_failures` checks that every one of those, and a console error,
@@ -46,6 +52,7 @@ from browser_support import (
     CHROMIUM_ARGS,
     CONSOLE_ALLOW,
     EXERCISES,
+    GLOSSARY,
     HOME,
     INSTALL_HINT,
     JS_CELLS,
@@ -82,6 +89,9 @@ HARNESS = "00_browser_harness.ipynb"
 PLANTED = "00_browser_planted_failures.ipynb"
 KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
 CHAPTERS = widget_chapters()
+#: Chinese chapters opened in the browser (the same checks as the English ones; one is enough
+#: to show the edition renders and its steppers work, each costs a minute on two cores)
+ZH_CHAPTERS = [p for p in widget_chapters(NOTEBOOKS / "zh") if p.name == "04_list_scheduling.ipynb"]
 
 
 def _harness_notebook(path: Path) -> None:
@@ -166,8 +176,12 @@ def course_files() -> list[tuple[Path, str]]:
     """The course as the README's command serves it: the home page at the root, the chapters in
     notebooks/, the problem sets in exercises/."""
     files = [(HOME, "index.ipynb")] if HOME.exists() else []
+    if GLOSSARY.exists():
+        files.append((GLOSSARY, GLOSSARY.name))
     for folder in (NOTEBOOKS, EXERCISES):
         files += [(p, f"{folder.name}/{p.name}") for p in sorted(folder.glob("[0-9][0-9]_*.ipynb"))]
+        zh = folder / "zh"  # the Chinese edition, linked from the home page's 中文 columns
+        files += [(p, f"{folder.name}/zh/{p.name}") for p in sorted(zh.glob("[0-9][0-9]_*.ipynb"))]
     for chapter in CHAPTERS:  # LECTUREKIT_BROWSER_NOTEBOOKS may name chapters from elsewhere
         if (chapter, f"notebooks/{chapter.name}") not in files:
             files.append((chapter, f"notebooks/{chapter.name}"))
@@ -367,7 +381,7 @@ def _screenshot(page, name: str) -> Path:
     """The whole chapter from the top: sidebar collapsed, the viewport grown to the notebook's
     height (at most 16000 px; Chromium's limit for one capture is 16384)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / (Path(name).stem + ".png")
+    path = SCREENSHOTS / (("zh-" if "/zh/" in name else "") + Path(name).stem + ".png")
     js_scroll_top = """() => {
       const app = window.jupyterapp;
       const w = app.shell.currentWidget;
@@ -449,7 +463,11 @@ def _new_page(chromium):
 
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize(
-    "name", [HARNESS] + [f"notebooks/{p.name}" for p in CHAPTERS], ids=lambda n: Path(n).stem
+    "name",
+    [HARNESS]
+    + [f"notebooks/{p.name}" for p in CHAPTERS]
+    + [f"notebooks/zh/{p.name}" for p in ZH_CHAPTERS],
+    ids=lambda n: ("zh-" if "/zh/" in n else "") + Path(n).stem,
 )
 def test_chapter_in_browser(name, lab, chromium):
     context, page, problems = _new_page(chromium)
@@ -510,7 +528,7 @@ def test_course_home_leads_to_a_problem_set(lab, chromium):
         linked = {a["path"] for a in page.evaluate(JS_MARKDOWN_LINKS) if a["path"]}
         served = {name for _source, name in course_files() if "/" in name}
         assert served and not served - linked, f"index.ipynb does not link {served - linked}"
-        sets = sorted(n for n in served if n.startswith("exercises/"))
+        sets = sorted(n for n in served if n.startswith("exercises/") and "/zh/" not in n)
         target = "exercises/04_list_scheduling.ipynb"
         target = target if target in sets else sets[0]
         link = page.locator(f'.jp-RenderedMarkdown a[href*="/files/{target}"]')
@@ -533,3 +551,50 @@ def test_course_home_leads_to_a_problem_set(lab, chromium):
         context.close()
         lab.shutdown_kernels()
     assert not problems, "course home: errors in the page:\n" + "\n".join(problems)
+
+
+@pytest.mark.timeout(900)
+def test_course_home_leads_to_a_chinese_problem_set(lab, chromium):
+    """中文版: the home page links the Chinese chapters, problem sets and the glossary (术语表);
+    its 习题（中文） link opens a Chinese problem set, which runs top to bottom in a kernel
+    started in exercises/zh/, and ``grader.check`` answers in Chinese ("q1 尚未作答…")."""
+    served = {name for _source, name in course_files()}
+    zh_sets = sorted(n for n in served if n.startswith("exercises/zh/"))
+    if not zh_sets:
+        pytest.skip("no Chinese problem set (exercises/zh/) exists yet")
+    target = "exercises/zh/04_list_scheduling.ipynb"
+    target = target if target in zh_sets else zh_sets[0]
+    context, page, problems = _new_page(chromium)
+    try:
+        _open(page, lab, "index.ipynb")
+        page.wait_for_selector(
+            ".jp-RenderedMarkdown a[href*='/files/']", state="attached", timeout=LOAD_TIMEOUT
+        )
+        links = page.evaluate(JS_MARKDOWN_LINKS)
+        linked = {a["path"] for a in links if a["path"]}
+        zh = {n for n in served if "/zh/" in n} | {"glossary.ipynb"}
+        assert not zh - linked, f"index.ipynb does not link {zh - linked}"
+        assert any(a["path"] == "glossary.ipynb" and "术语表" in a["text"] for a in links), links
+        chosen = next(a for a in links if a["path"] == target)
+        assert chosen["text"].startswith("习题"), chosen
+        link = page.locator(f'.jp-RenderedMarkdown a[href*="/files/{target}"]')
+        link.first.scroll_into_view_if_needed(timeout=10_000)
+        link.first.click(timeout=10_000)
+        page.wait_for_function(JS_WAIT_NOTEBOOK, arg=target, timeout=LOAD_TIMEOUT, polling=500)
+        run = _run_all(page, target)
+        _check_cells(page, target, run)
+        checks = [t.strip() for t in page.evaluate(JS_OUTPUT_TEXTS, "grader.check(")]
+        assert checks, f"{target}: no grader.check output"
+        assert "尚未作答" in checks[0], f"{target}: the first check says {checks[0]!r}"
+        assert all(1 <= len(t.splitlines()) <= 2 for t in checks), checks
+        english = ("not answered", "public test", "should be", "Not yet")
+        assert not any(e in t for t in checks for e in english), checks
+        print(f"zh home: {target}: {len(checks)} checks, first: {checks[0]}")
+    finally:
+        try:
+            _screenshot(page, target)
+        except Exception as exc:
+            warnings.warn(f"zh problem set: no screenshot ({exc})", stacklevel=1)
+        context.close()
+        lab.shutdown_kernels()
+    assert not problems, "Chinese problem set: errors in the page:\n" + "\n".join(problems)
