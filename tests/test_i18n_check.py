@@ -223,3 +223,19 @@ def test_in_a_kernel_a_chinese_copy_prints_chinese(zh_exercise):
     assert "应为列表（list）" in texts[1]
     assert "2 个公开测试全部通过" in chinese(texts[2])
     assert "'zh'" in texts[3]
+
+
+@pytest.mark.parametrize(
+    "exercise",
+    sorted((ROOT / "exercises" / "zh").glob("[0-9][0-9]_*.ipynb")),
+    ids=lambda p: p.stem,
+)
+def test_every_committed_chinese_problem_set_checks_in_chinese(exercise):
+    """Each exercises/zh/NN notebook is the zh edition with a message table covering its public
+    tests, and a first check before any answer is Chinese."""
+    g = Grader(exercise.stem, notebook=exercise)
+    assert g.edition == "zh"
+    english = nbformat.read(str(ROOT / "exercises" / exercise.name), as_version=4)
+    assert set(g.messages) == set(i18n.public_messages(english))
+    first = next(iter(g.expected))
+    assert chinese(g.check(first, {}).text).startswith(f"{first} 尚未作答")
