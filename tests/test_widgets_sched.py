@@ -180,3 +180,51 @@ def test_optimal_viewer_bad_input_and_failing_callback(monkeypatch):
     monkeypatch.setattr("lecturekit.core.optimal.optimal_search", broken)
     v.use_dominance.value = False
     assert "search exploded" in v.error.value
+
+
+# -- beyond the lecture's heuristics (issue 17) -------------------------------------------------
+WITNESS = "add $t5,$t3,$t3\nadd $t6,$t6,$t4\nsub $t7,$t3,$t6\nmul $t4,$t1,$t9\nsub $t3,$t5,$t7"
+
+
+def test_list_stepper_offers_the_new_priorities_and_lookahead():
+    from lecturekit.core.list_sched import MORE_PRIORITIES
+
+    w = list_scheduling_stepper(WITNESS)
+    assert list(w.priority.options) == [*PRIORITIES, *MORE_PRIORITIES]
+    assert w.lookahead.value == 0 and "<b>12 cycles</b>" in w.summary.value
+    for name in [*PRIORITIES, *MORE_PRIORITIES]:
+        assert f"list: {name}</" in w.comparison.value
+    assert "list: height+lookahead2</td><td>11" in w.comparison.value
+    assert "improved (won by height+lookahead2)</td><td>11" in w.comparison.value
+    assert "optimal</td><td>11" in w.comparison.value
+    w.priority.value = "height_descendants"
+    w.lookahead.value = 2
+    assert w.schedule.algorithm == "list:height_descendants+lookahead2"
+    assert "<b>11 cycles</b>" in w.summary.value and "lookahead 2" in w.summary.value
+    assert "<b>list: height_descendants+lookahead2</b>" in w.comparison.value
+    assert w.error.value == ""
+    w.stepper.index = 2  # cycle 4: I4, the mul, waits for I3
+    cap = w.caption.value
+    assert "cycle 4: stall: ready but blocked: I4 (" in cap and "#b00000" in cap
+    assert "held back</b>: would block I3 (height 5, 1 descendant(s)), ready in cycle 5" in cap
+    assert "<td>4, 0</td>" in w.ready_html.value  # I4's (height, descendants)
+    fig, _ = w._render(0)
+    assert "height, desc 8, 3 · ready 0" in [t.get_text() for t in fig.axes[0].texts]
+    plt.close(fig)
+
+
+def test_bottleneck_priority_on_dual_and_notes():
+    w = list_scheduling_stepper(
+        "add $t1,$t2,$t5\nsub $t4,$t5,$t9\nmul $t2,$t4,$t3\nmul $t9,$t4,$t1", "dual", compare=False
+    )
+    height = w.schedule.length
+    w.priority.value = "bottleneck"
+    assert w.schedule.length == height - 1 and w.error.value == ""
+    assert priority_note("bottleneck", (9, 8, 7, 1)) == "rheight 9"
+    assert priority_note("height_descendants", (8, 3)) == "height, desc 8, 3"
+
+
+@pytest.mark.parametrize("bad", [-1, 7, 1.5, "2", True])
+def test_list_stepper_refuses_a_bad_lookahead_in_the_widget(bad):
+    w = list_scheduling_stepper(SIX_BLOCK, lookahead=bad, compare=False)
+    assert "lookahead" in w.error.value and w.steps is None

@@ -13,8 +13,12 @@
 * the choice and its reason in the caption ("cycle 2: issue I1 (highest height 8)");
 * the pipeline table of the scheduled order growing up to the current cycle.
 
-A menu picks the priority (the lecture's heuristics) and re-runs the scheduler; a table compares
-every heuristic with program order, the optimum and the lower bound. The widget draws what the
+A menu picks the priority (the lecture's heuristics, then those beyond the lecture:
+``height_descendants``, ``bottleneck``) and a box the lookahead (0: the classic non-delay
+scheduler; W: an operation may be held back for a more urgent one arriving within W cycles, and
+the caption says so: "held back: would block I3 (height 5), ready in cycle 5"); either re-runs
+the scheduler. A table compares every heuristic, the lookahead variant and the improved
+heuristic with program order, the optimum and the lower bound. The widget draws what the
 trace recorded and re-implements nothing.
 """
 
@@ -26,6 +30,8 @@ from ..errors import LectureKitError
 
 #: Blocks longer than this are refused with a message (the drawings would not be readable).
 MAX_INSTRUCTIONS = 24
+#: The largest lookahead the box offers (cycles).
+MAX_LOOKAHEAD = 6
 
 _SHORT = {
     "height": "height",
@@ -33,15 +39,25 @@ _SHORT = {
     "descendants": "desc",
     "noninterfering": "succ latency",
     "original": "",
+    "height_descendants": "height, desc",
+    "bottleneck": "rheight",
 }
 
 
+def _value(v) -> str:
+    if isinstance(v, tuple):  # a tie-broken priority: (height, descendants), ...
+        return ", ".join(_value(x) for x in v)
+    return str(int(v)) if float(v).is_integer() else f"{v:g}"
+
+
 def priority_note(priority: str, value) -> str:
-    """The short text a node is annotated with (``height 8``, ``succ 2``)."""
-    v = int(value) if float(value).is_integer() else value
+    """The short text a node is annotated with (``height 8``, ``succ 2``; a tie-broken value
+    ``height, desc 8, 3``; ``bottleneck`` shows the resource height alone: ``rheight 9``)."""
     if priority == "original":
         return ""
-    return f"{_SHORT.get(priority, 'prio')} {v}"
+    if priority == "bottleneck" and isinstance(value, tuple):
+        value = value[0]
+    return f"{_SHORT.get(priority, 'prio')} {_value(value)}"
 
 
 def ready_table_html(graph, step, texts=None) -> str:
@@ -51,7 +67,7 @@ def ready_table_html(graph, step, texts=None) -> str:
     rows = []
     chosen = set(step.chosen)
     for i, v in step.ready:
-        value = int(v) if float(v).is_integer() else v
+        value = html.escape(_value(v))
         outcome = step.reasons.get(i, "")
         style = "background:#d9f2d0" if i in chosen else ""
         mark = "issued: " if i in chosen else "not issued: "
@@ -76,12 +92,20 @@ def ready_table_html(graph, step, texts=None) -> str:
     )
 
 
-def comparison_rows(dg, *, time_limit: float = 2.0) -> list[tuple[str, int, str]]:
-    """``(what, cycles, order)`` for program order, every built-in priority, the optimum and the
-    lower bound of ``dg`` (a DependenceGraph)."""
+def comparison_rows(
+    dg, *, time_limit: float = 2.0, lookahead: int = 2, current: str = "height"
+) -> list[tuple[str, int, str]]:
+    """``(what, cycles, order)`` for program order, every built-in priority (the lecture's, then
+    those beyond it), ``current`` with ``lookahead`` (when > 0), the improved heuristic, the
+    optimum and the lower bound of ``dg`` (a DependenceGraph)."""
     from ..core import evaluate
     from ..core.bounds import lower_bound
-    from ..core.list_sched import PRIORITIES, list_schedule
+    from ..core.list_sched import (
+        MORE_PRIORITIES,
+        PRIORITIES,
+        improved_schedule,
+        list_schedule,
+    )
     from ..core.optimal import optimal_schedule
 
     g = dg.graph
@@ -91,9 +115,14 @@ def comparison_rows(dg, *, time_limit: float = 2.0) -> list[tuple[str, int, str]
         return " ".join(g.label(i) for i in order)
 
     rows = [("program order (no scheduling)", evaluate(g, list(range(n))).length, names(range(n)))]
-    for name in PRIORITIES:
+    for name in [*PRIORITIES, *MORE_PRIORITIES]:
         s = list_schedule(g, name)
         rows.append((f"list: {name}", s.length, names(s.order)))
+    if lookahead:
+        s = list_schedule(g, current, lookahead=lookahead)
+        rows.append((f"list: {current}+lookahead{lookahead}", s.length, names(s.order)))
+    s = improved_schedule(g)
+    rows.append((f"improved (won by {s.info['from']})", s.length, names(s.order)))
     best = optimal_schedule(g, time_limit=time_limit)
     tag = "optimal" if best.info["proven_optimal"] else "best found (time limit)"
     rows.append((tag, best.length, names(best.order)))
@@ -101,11 +130,18 @@ def comparison_rows(dg, *, time_limit: float = 2.0) -> list[tuple[str, int, str]
     return rows
 
 
-def comparison_html(dg, *, current: str | None = None, time_limit: float = 2.0) -> str:
-    """:func:`comparison_rows` as an HTML table; the row of ``current`` priority is bold."""
+def comparison_html(
+    dg, *, current: str | None = None, time_limit: float = 2.0, lookahead: int = 0
+) -> str:
+    """:func:`comparison_rows` as an HTML table; the row of ``current`` priority (with
+    ``lookahead``, when > 0) is bold."""
     rows = []
-    for what, cycles, order in comparison_rows(dg, time_limit=time_limit):
-        bold = current is not None and what == f"list: {current}"
+    mine = f"list: {current}" + (f"+lookahead{lookahead}" if lookahead else "")
+    found = comparison_rows(
+        dg, time_limit=time_limit, lookahead=lookahead or 2, current=current or "height"
+    )
+    for what, cycles, order in found:
+        bold = current is not None and what == mine
         cell = (lambda s: f"<b>{s}</b>") if bold else (lambda s: s)  # noqa: E731
         rows.append(
             f"<tr><td>{cell(html.escape(what))}</td><td>{cell(cycles)}</td>"
@@ -123,7 +159,8 @@ class ListSchedulingStepper:
     """The widget :func:`list_scheduling_stepper` returns; displays itself in a notebook.
 
     Attributes: ``widget`` (the VBox), ``stepper`` (the :class:`~.common.Stepper`: ``.index``,
-    ``.step()``, ``.back()``, ``.caption``), ``priority`` (Dropdown), ``ready_html`` (HTML: the
+    ``.step()``, ``.back()``, ``.caption``), ``priority`` (Dropdown), ``lookahead``
+    (BoundedIntText, cycles), ``ready_html`` (HTML: the
     ready list), ``comparison`` (HTML: every heuristic's length), ``summary`` (HTML),
     ``table_output`` (Output: the pipeline table), ``error`` (HTML). After a successful run
     ``dg``, ``schedule``, ``steps`` and ``sim`` hold what is drawn; after bad input they are
@@ -138,12 +175,14 @@ class ListSchedulingStepper:
         *,
         title: str | None = None,
         compare: bool = True,
+        lookahead: int = 0,
     ):
         import ipywidgets as w
 
-        from ..core.list_sched import PRIORITIES
-        from .common import Stepper, error_html, safe
+        from ..core.list_sched import MORE_PRIORITIES, PRIORITIES
+        from .common import Stepper, error_html, range_problem, safe
 
+        every = [*PRIORITIES, *MORE_PRIORITIES]
         self.dg = None
         self.schedule = None
         self.steps = None
@@ -154,31 +193,42 @@ class ListSchedulingStepper:
         self.comparison = w.HTML("")
         self.table_output = w.Output()
         self.priority = w.Dropdown(
-            options=list(PRIORITIES),
-            value=priority if priority in PRIORITIES else "height",
+            options=every,
+            value=priority if priority in every else "height",
             description="priority",
-            layout=w.Layout(width="240px"),
+            layout=w.Layout(width="260px"),
+        )
+        bad_lookahead = range_problem("lookahead", lookahead, 0, MAX_LOOKAHEAD)
+        self.lookahead = w.BoundedIntText(
+            value=0 if bad_lookahead else lookahead,
+            min=0,
+            max=MAX_LOOKAHEAD,
+            description="lookahead",
+            layout=w.Layout(width="160px"),
         )
         self.stepper = Stepper(
             1, self._render, title=title or "List scheduling", step_name="cycle", interval=1200
         )
         self.error = self.stepper.error
         try:
-            if priority not in PRIORITIES:
+            if not isinstance(priority, str) or priority not in every:
                 raise LectureKitError(
-                    f"unknown priority {priority!r}; choose one of {', '.join(PRIORITIES)}"
+                    f"unknown priority {priority!r}; choose one of {', '.join(every)}"
                 )
+            if bad_lookahead:
+                raise LectureKitError(bad_lookahead)
             self._analyze(program, machine)
             self._run()
             if compare:
-                self.comparison.value = comparison_html(self.dg, current=self.priority.value)
+                self._compare()
         except LectureKitError as exc:
             self.error.value = error_html(exc)
         self.priority.observe(safe(self._on_priority, self.error), names="value")
+        self.lookahead.observe(safe(self._on_priority, self.error), names="value")
         side = w.VBox([self.ready_html, self.table_output], layout=w.Layout(min_width="320px"))
         self.widget = w.VBox(
             [
-                w.HBox([self.priority, self.summary]),
+                w.HBox([self.priority, self.lookahead, self.summary]),
                 w.HBox([self.stepper.widget, side]),
                 self.comparison,
             ]
@@ -205,14 +255,17 @@ class ListSchedulingStepper:
         from ..core.list_sched import list_schedule_trace
         from ..pipeline import simulate
 
-        self.schedule, self.steps = list_schedule_trace(self.dg.graph, self.priority.value)
+        self.schedule, self.steps = list_schedule_trace(
+            self.dg.graph, self.priority.value, lookahead=self.lookahead.value
+        )
         self.sim = simulate(self.dg.program, self.dg.machine, self.schedule.order)
         s = self.schedule
         bound = s.info["lower_bound"]
         status = "meets the lower bound: optimal" if s.length <= bound else f"lower bound {bound}"
+        ahead = f", lookahead {self.lookahead.value}" if self.lookahead.value else ""
         self.summary.value = (
             f"<b>{s.length} cycles</b> with priority <code>{html.escape(self.priority.value)}"
-            f"</code> on <code>{html.escape(self.dg.machine.name)}</code> ({status})"
+            f"</code>{ahead} on <code>{html.escape(self.dg.machine.name)}</code> ({status})"
         )
         self.stepper.reset(len(self.steps), 0)
 
@@ -222,8 +275,13 @@ class ListSchedulingStepper:
         keep = self.stepper.index
         self._run()
         if self.compare:
-            self.comparison.value = comparison_html(self.dg, current=self.priority.value)
+            self._compare()
         self.stepper.index = min(keep, len(self.steps) - 1)
+
+    def _compare(self) -> None:
+        self.comparison.value = comparison_html(
+            self.dg, current=self.priority.value, lookahead=self.lookahead.value
+        )
 
     def _render(self, i: int):
         if self.steps is None:
@@ -254,6 +312,8 @@ class ListSchedulingStepper:
             "white waiting",
         )
         caption = html.escape(step.message)
+        if "held back" in caption:  # lookahead: say which operation waited, and for what
+            caption = caption.replace("held back", '<b style="color:#8a5a00">held back</b>')
         if not step.chosen:
             caption = f'<span style="color:#b00000">{caption}</span>'
         return fig, caption
@@ -267,20 +327,31 @@ class ListSchedulingStepper:
 
 
 def list_scheduling_stepper(
-    program_or_text, machine="lecture", priority: str = "height", *, title=None, compare=True
+    program_or_text,
+    machine="lecture",
+    priority: str = "height",
+    *,
+    title=None,
+    compare=True,
+    lookahead: int = 0,
 ) -> ListSchedulingStepper:
     """A widget stepping through list scheduling of ``program_or_text`` (text, a parsed Program
-    or a DependenceGraph) on ``machine`` with ``priority``. ``compare``: also show the table of
-    every heuristic's length (it runs the optimal search once, with a 2-second limit).
+    or a DependenceGraph) on ``machine`` with ``priority`` (any name of ``PRIORITIES`` or
+    ``MORE_PRIORITIES``) and ``lookahead`` (cycles, 0 to ``MAX_LOOKAHEAD``; default 0, the
+    classic non-delay scheduler). ``compare``: also show the table of every heuristic's length
+    (it runs the optimal search once, with a 2-second limit, and the improved heuristic).
 
-    Bad input (a parse error, an unknown machine or priority) is shown in the widget's error
-    area, never raised.
+    Bad input (a parse error, an unknown machine or priority, a lookahead out of range) is shown
+    in the widget's error area, never raised.
     """
-    return ListSchedulingStepper(program_or_text, machine, priority, title=title, compare=compare)
+    return ListSchedulingStepper(
+        program_or_text, machine, priority, title=title, compare=compare, lookahead=lookahead
+    )
 
 
 __all__ = [
     "MAX_INSTRUCTIONS",
+    "MAX_LOOKAHEAD",
     "ListSchedulingStepper",
     "comparison_html",
     "comparison_rows",
