@@ -65,6 +65,18 @@ OPCODES: dict[str, tuple[str, str]] = {
     "bnez": ("rl", "branch"),
     "j": ("l", "branch"),
     "nop": ("", "nop"),
+    # MIPS64 as Hennessy & Patterson write it: unsigned/doubleword integer forms (no overflow
+    # trap, so the same timing as add/addi) and double-precision floating point on $f0..$f31
+    "addu": ("rrr", "alu"),
+    "daddu": ("rrr", "alu"),
+    "addiu": ("rri", "alu"),
+    "daddui": ("rri", "alu"),
+    "l.d": ("load", "load"),
+    "s.d": ("store", "store"),
+    "add.d": ("rrr", "fadd"),
+    "sub.d": ("rrr", "fadd"),
+    "mul.d": ("rrr", "fmul"),
+    "div.d": ("rrr", "fdiv"),
 }
 
 #: three-address operator -> (register form, immediate form)

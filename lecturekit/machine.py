@@ -30,6 +30,14 @@ Presets
 ``dual``
     A two-issue in-order superscalar with ``IF ID EX MEM WB``, forwarding, and separate ALU,
     memory and multiply units (one each); a multiply takes 3 pipelined cycles in EX.
+``hp-fp``
+    Hennessy & Patterson's MIPS pipeline with FP add, multiply and divide units and the FP
+    latencies of their Figure 3.2 (file ``data/machines/hp-fp.toml``, which cites the source).
+
+Two fields express a textbook's table where stage positions do not: ``latency_pairs`` gives
+the RAW issue distance for a (producer class, consumer class) pair outright (other pairs keep
+the latency the stages give), and ``branch_resolves_in`` names the stage where a branch needs
+its operands (``"ID"``: an ALU result reaches a branch one cycle later than an ALU op).
 
 A custom machine loads from a small TOML or JSON file with :func:`load_machine`; see
 ``lecturekit/data/machines/example.toml``.
@@ -38,7 +46,7 @@ A custom machine loads from a small TOML or JSON file with :func:`load_machine`;
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .errors import MachineError
@@ -78,6 +86,12 @@ class Machine:
     same_cycle_read: bool = False
     memory_stage: str | None = None
     description: str = ""
+    #: RAW issue distance by (producer class, consumer class), overriding what the stage
+    #: positions give (a textbook table such as H&P's "FP ALU op -> store double")
+    latency_pairs: dict[tuple[str, str], int] = field(default_factory=dict)
+    #: the stage in which a branch reads its operands and resolves (``None``: like any other
+    #: instruction, in the execute stage); ``"ID"`` on a five-stage pipeline is H&P's
+    branch_resolves_in: str | None = None
 
     # -- positions -------------------------------------------------------------------------
     def index(self, stage: str) -> int:
@@ -130,6 +144,13 @@ class Machine:
         """Cycles from issue to entering the execute stage."""
         return self.index(self.execute_stage) - self.index(self.read_stage)
 
+    def operand_delay(self, op_class: str) -> int:
+        """Cycles from issue to the stage where ``op_class`` needs forwarded operands: the
+        execute stage, or for a branch the stage it resolves in (``branch_resolves_in``)."""
+        if op_class == "branch" and self.branch_resolves_in is not None:
+            return self.index(self.branch_resolves_in) - self.index(self.read_stage)
+        return self.execute_delay
+
     def reservation(self, op_class: str) -> tuple[str, int, int]:
         """(unit, first cycle after issue it is used, cycles it is busy)."""
         t = self.timing(op_class)
@@ -149,9 +170,12 @@ class Machine:
         if memory:  # RAW or WAW through memory: the second access lands after the first
             return max(0, self.memory_offset(producer) - self.memory_offset(consumer) + 1)
         if kind == "RAW":
+            pair = self.latency_pairs.get((producer, consumer))
+            if pair is not None:
+                return pair
             plain = self.write_offset(producer) + (0 if self.same_cycle_read else 1)
             if self.forwarding:
-                forwarded = self.result_offset(producer) + 1 - self.execute_delay
+                forwarded = self.result_offset(producer) + 1 - self.operand_delay(consumer)
                 return max(1, min(plain, forwarded))
             return max(1, plain)
         if kind == "WAW":  # 0 when the later write is slower anyway (it may issue alongside)
@@ -273,12 +297,14 @@ PRESETS = {
     "dual": _dual,
     "rocket-rv64": _data_preset("rocket-rv64"),
     "sifive-7-rv64": _data_preset("sifive-7-rv64"),
+    "hp-fp": _data_preset("hp-fp"),
 }
 
 
 def preset(name: str) -> Machine:
     """A preset machine by name (``lecture``, ``classic5``, ``dual``; the real cores
-    ``rocket-rv64`` and ``sifive-7-rv64`` from LLVM's scheduling models)."""
+    ``rocket-rv64`` and ``sifive-7-rv64`` from LLVM's scheduling models; ``hp-fp``,
+    Hennessy & Patterson's pipeline with FP units and their latency table)."""
     try:
         return PRESETS[name]()
     except KeyError:
@@ -319,7 +345,10 @@ _TOP_KEYS = {
     "units": dict,
     "ops": dict,
     "base": str,
+    "latency_pairs": list,
+    "branch_resolves_in": str,
 }
+_PAIR_KEYS = {"producer": str, "consumer": str, "latency": int}
 _OP_KEYS = {"unit": str, "execute_cycles": int, "pipelined": bool, "result_stage": str}
 
 
@@ -330,6 +359,7 @@ MAX_STAGES = 64
 MAX_ISSUE_WIDTH = 64
 MAX_UNITS = 64  # of one kind
 MAX_EXECUTE_CYCLES = 1000
+MAX_LATENCY = 1000  # a latency_pairs entry
 
 
 def _bounded_int(text: str) -> int:
@@ -415,7 +445,18 @@ def machine_from_dict(data: dict, source: str = "machine") -> Machine:
             )
         base = preset(data["base"])
     fields: dict = {} if base is None else dict(base.__dict__)
-    fields.update({k: v for k, v in data.items() if k not in ("base", "ops", "units", "stages")})
+    fields.update(
+        {
+            k: v
+            for k, v in data.items()
+            if k not in ("base", "ops", "units", "stages", "latency_pairs")
+        }
+    )
+    if "latency_pairs" in data:
+        fields["latency_pairs"] = {
+            **fields.get("latency_pairs", {}),
+            **_latency_pairs(data["latency_pairs"], source),
+        }
     if "stages" in data:
         if not all(isinstance(s, str) and s for s in data["stages"]):
             raise MachineError(f"{source}: 'stages' must be a list of stage names")
@@ -462,6 +503,40 @@ def machine_from_dict(data: dict, source: str = "machine") -> Machine:
     return m
 
 
+def _latency_pairs(entries: list, source: str) -> dict[tuple[str, str], int]:
+    """``latency_pairs = [{producer = "fadd", consumer = "store", latency = 3}, ...]``."""
+    pairs: dict[tuple[str, str], int] = {}
+    if len(entries) > len(OP_CLASSES) ** 2:
+        raise MachineError(
+            f"{source}: latency_pairs: at most {len(OP_CLASSES) ** 2} entries (one per pair "
+            f"of operation classes), got {len(entries)}"
+        )
+    for i, entry in enumerate(entries):
+        where = f"{source}: latency_pairs[{i}]"
+        if not isinstance(entry, dict):
+            raise MachineError(f"{where}: expected a table with producer, consumer, latency")
+        for k, v in entry.items():
+            if k not in _PAIR_KEYS:
+                raise MachineError(f"{where}: unknown field {k!r}; known: {', '.join(_PAIR_KEYS)}")
+            want = _PAIR_KEYS[k]
+            if not isinstance(v, want) or (want is int and isinstance(v, bool)):
+                raise MachineError(f"{where}.{k}: must be a {want.__name__}")
+        missing = [k for k in _PAIR_KEYS if k not in entry]
+        if missing:
+            raise MachineError(f"{where}: missing field(s) {', '.join(missing)}")
+        for k in ("producer", "consumer"):
+            if entry[k] not in OP_CLASSES:
+                raise MachineError(
+                    f"{where}.{k}: unknown operation class {entry[k][:40]!r}; classes: "
+                    f"{', '.join(OP_CLASSES)}"
+                )
+        key = (entry["producer"], entry["consumer"])
+        if key in pairs:
+            raise MachineError(f"{where}: the pair {key[0]} -> {key[1]} is given twice")
+        pairs[key] = entry["latency"]
+    return pairs
+
+
 def validate(m: Machine, source: str | None = None) -> None:
     """Check a machine's consistency; raise MachineError naming the field."""
     where = source or f"machine {m.name!r}"
@@ -498,6 +573,25 @@ def validate(m: Machine, source: str | None = None) -> None:
             )
     if "alu" not in m.ops:
         raise MachineError(f"{where}: ops.alu is required")
+    for (prod, cons), lat in m.latency_pairs.items():
+        if prod not in OP_CLASSES or cons not in OP_CLASSES:
+            raise MachineError(f"{where}: latency_pairs: unknown class in {prod!r} -> {cons!r}")
+        if not isinstance(lat, int) or isinstance(lat, bool) or not 1 <= lat <= MAX_LATENCY:
+            raise MachineError(
+                f"{where}: latency_pairs {prod} -> {cons}: latency must be a whole number of "
+                f"cycles from 1 to {MAX_LATENCY} (the issue distance), got {lat!r}"
+            )
+    if m.branch_resolves_in is not None:
+        if m.branch_resolves_in not in m.stages:
+            raise MachineError(
+                f"{where}: branch_resolves_in {m.branch_resolves_in!r} is not one of the "
+                f"stages {list(m.stages)}"
+            )
+        if not r <= m.index(m.branch_resolves_in) <= x:
+            raise MachineError(
+                f"{where}: branch_resolves_in must lie between the read stage "
+                f"({m.read_stage}) and the execute stage ({m.execute_stage})"
+            )
     for cls, t in m.ops.items():
         if t.unit not in m.units:
             raise MachineError(

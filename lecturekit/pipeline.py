@@ -187,10 +187,31 @@ def simulate(
         begin = end - t.execute_cycles + 1
         return t.unit, begin, begin if t.pipelined else end
 
+    # a machine's latency table (latency_pairs) fixes the issue distance of a RAW pair outright:
+    # the interlock then counts cycles since the producer issued, which it may do after the
+    # producer has left the pipeline, so each reader's producers are found here, in issue order
+    paired: dict[int, dict[str, int]] = {}
+    if m.latency_pairs:
+        last: dict[str, int] = {}
+        for f in seq:
+            paired[f.index] = {
+                reg: last[reg]
+                for reg in reads[f.index]
+                if reg in last and (program[last[reg]].op_class, f.cls) in m.latency_pairs
+            }
+            for reg in writes[f.index]:
+                last[reg] = f.index
+
     def hazard(f: _InFlight, pos: int, c: int) -> Stall | None:
         ins = program[f.index]
         older = seq[first:pos]  # everything before first has left the pipeline
+        producers = paired.get(f.index, {})
         for reg in reads[f.index]:
+            if reg in producers:
+                p = producers[reg]
+                if issue[p] + m.latency_pairs[(program[p].op_class, f.cls)] > c:
+                    return Stall(c, f.index, "RAW", reg, p)
+                continue
             writer = next((p for p in reversed(older) if reg in writes[p.index]), None)
             if writer is None or writer.stage >= len(stages):
                 continue
@@ -198,7 +219,7 @@ def simulate(
             ok = written < c or (m.same_cycle_read and written <= c)
             if not ok and m.forwarding:
                 result = m.index(m.timing(writer.cls).result_stage or m.execute_stage)
-                ok = done_at(writer, result, c) <= c + (x - r) - 1
+                ok = done_at(writer, result, c) <= c + m.operand_delay(f.cls) - 1
             if not ok:
                 return Stall(c, f.index, "RAW", reg, writer.index)
         for reg in writes[f.index]:
