@@ -3,8 +3,12 @@
 ``pipeline_explorer()`` returns a :class:`PipelineExplorer`: a schedule dropdown, sliders for
 ``p``, ``m``, ``v`` and the durations T_F, T_B, T_W and the communication latency, and what
 follows from them: the timeline, the activations in flight over time, and a table of makespan,
-bubble and peak memory. A bad combination (interleaved with ``m`` not a multiple of ``p``,
-durations not divisible by ``v``, too many passes) is explained in the error line and the
+bubble and peak memory. Every schedule :func:`~lecturekit.llm.pipeline_parallel.pipeline_schedule`
+runs is offered, the second edition's too (looped BFS, ZB-V, DualPipeV); with more than one
+stage per device, the table, the timeline's rows and the stepper say which stages each device
+holds (a loop, or a V: stages ``d`` and ``2p - 1 - d``). A bad combination (interleaved with
+``m`` not a multiple of ``p``, durations not divisible by ``v``, ZB-V or DualPipeV with too few
+micro-batches, too many passes) is explained in the error line and the
 figures stay those of the last valid settings; nothing ever raises into the kernel.
 
 ``pipeline_stepper(run)`` walks through one schedule time unit by time unit (a
@@ -20,7 +24,7 @@ from __future__ import annotations
 
 import html
 
-from ..llm.pipeline_parallel import SCHEDULES, PipelineRun, closed_form, pipeline_schedule
+from ..llm.pipeline_parallel import ALL_SCHEDULES, PipelineRun, closed_form, pipeline_schedule
 from .common import (
     WIDGET_DPI,
     choice_problem,
@@ -41,6 +45,10 @@ def _figure(run: PipelineRun, upto: int | None = None):
     fig = Figure(figsize=(width, 0.42 * run.p + 2.9), dpi=WIDGET_DPI)
     top, bottom = fig.subplots(2, 1, gridspec_kw={"height_ratios": [run.p + 1.2, 3.2]})
     plot_timeline(run, top, upto=upto)
+    if run.v > 1:  # which stages each device holds (a loop, or a V: stages d and 2p-1-d)
+        top.set_yticklabels(
+            [f"dev {d}: stages {_stages(run, d)}" for d in range(run.p)], fontsize=7
+        )
     plot_in_flight(run, bottom, held=run.pg.split)
     bottom.set_xlim(run.first - 1, run.last)
     if upto is not None:
@@ -51,6 +59,16 @@ def _figure(run: PipelineRun, upto: int | None = None):
 
 def _fmt(x) -> str:
     return str(x)
+
+
+def _stages(run: PipelineRun, device: int) -> str:
+    return ", ".join(str(s) for s in run.pg.stages_of(device))
+
+
+def placement_text(run: PipelineRun) -> str:
+    """Which stages each device holds: ``"loop: 0: 0, 4; 1: 1, 5; ..."`` (``v`` > 1)."""
+    devices = "; ".join(f"{d}: {_stages(run, d)}" for d in range(run.p))
+    return f"{run.pg.placement_name}: {devices}"
 
 
 def summary_html(run: PipelineRun) -> str:
@@ -66,6 +84,8 @@ def summary_html(run: PipelineRun) -> str:
         ("bubble / ideal", f"{run.bubble_over_ideal:.3f}"),
         ("peak in flight per device", ", ".join(map(_fmt, s["peak_in_flight"]))),
     ]
+    if run.v > 1:
+        rows.append(("stages per device (placement)", html.escape(placement_text(run))))
     if run.pg.split:
         rows.append(("kept until W per device", ", ".join(map(_fmt, s["peak_held"]))))
     if run.sync != "flush":
@@ -77,7 +97,7 @@ def summary_html(run: PipelineRun) -> str:
         )
     body = "".join(f"<tr><td>{html.escape(a)}</td><td><b>{b}</b></td></tr>" for a, b in rows)
     head = (
-        f"<div><b>{html.escape(run.name)}</b>: {html.escape(SCHEDULES[run.name])}<br>"
+        f"<div><b>{html.escape(run.name)}</b>: {html.escape(ALL_SCHEDULES[run.name])}<br>"
         f"p={run.p}, m={run.m}"
         + (f", v={run.v}" if run.v > 1 else "")
         + f"; T_F={t.forward}, T_B={t.backward}, T_W={t.weight}, comm={t.comm}</div>"
@@ -95,7 +115,7 @@ class PipelineExplorer:
         style = {"description_width": "70px"}
         layout = w.Layout(width="260px")
         problems = [
-            choice_problem("schedule", schedule, SCHEDULES),
+            choice_problem("schedule", schedule, ALL_SCHEDULES),
             range_problem("p", p, 1, 8),
             range_problem("m", m, 1, 24),
             range_problem("v", v, 1, 4),
@@ -117,7 +137,7 @@ class PipelineExplorer:
 
         self.controls = {
             "schedule": w.Dropdown(
-                options=list(SCHEDULES),
+                options=list(ALL_SCHEDULES),
                 value=schedule,
                 description="schedule",
                 style=style,
@@ -149,13 +169,13 @@ class PipelineExplorer:
 
     def _update(self) -> None:
         c = {k: ctl.value for k, ctl in self.controls.items()}
-        interleaved = c["schedule"] == "interleaved"
-        self.controls["v"].disabled = not interleaved
+        chunks = c["schedule"] in ("interleaved", "looped-bfs")  # zb-v, dualpipev: always 2
+        self.controls["v"].disabled = not chunks
         run = pipeline_schedule(
             c["schedule"],
             c["p"],
             c["m"],
-            c["v"] if interleaved else None,
+            c["v"] if chunks else None,
             c["tf"],
             c["tb"],
             c["tw"],
@@ -189,7 +209,8 @@ def step_caption(run: PipelineRun, t: int) -> str:
             if run.start(i) <= t <= run.finish(i):
                 doing = run.ops[i].label
         alive = run.in_flight(d)[t - run.first]
-        parts.append(f"device {d}: <b>{html.escape(doing)}</b> ({alive} in flight)")
+        where = f" (stages {_stages(run, d)})" if run.v > 1 else ""
+        parts.append(f"device {d}{where}: <b>{html.escape(doing)}</b> ({alive} in flight)")
     return f"time {t}: " + "; ".join(parts)
 
 
@@ -211,6 +232,7 @@ __all__ = [
     "PipelineExplorer",
     "pipeline_explorer",
     "pipeline_stepper",
+    "placement_text",
     "step_caption",
     "summary_html",
 ]
