@@ -154,3 +154,63 @@ def test_fsdp_working_memory_with_and_without_prefetch():
     assert with_pf["total"] - without["total"] == 2 * layer
     # the working copy is small next to the shards: a layer of 32 is ~3% of the model
     assert with_pf["gathered"] < 0.1 * with_pf["sharded"]
+
+
+# -- memory_report with cp and ep (chapter 08's calculator) ---------------------------------------
+
+
+def test_memory_report_mixtral_experts_sharded_by_hand():
+    from lecturekit.llm.config import ParallelConfig
+    from lecturekit.llm.memory import memory_report
+
+    experts = 32 * 8 * 3 * 4096 * 14336  # L x E x (gate, up, down) x h x ffn
+    assert experts == 45_097_156_608
+    dense = 46_702_792_704 - experts  # attention, norms, routers, embeddings
+    local = dense + experts // 8
+    assert local == expert_parallel("mixtral-8x7b", 8).local_parameters == 7_242_780_672
+    r = memory_report("mixtral-8x7b", ParallelConfig(dp=8), cp=1, ep=8)
+    assert r.peak.parameter_count == local
+    assert (r.parameters, r.gradients, r.optimizer) == (2 * local, 2 * local, 12 * local)
+    # ZeRO-1: dense optimizer states over dp x cp = 8 ranks, expert states over dp cp / ep = 1
+    z = memory_report("mixtral-8x7b", ParallelConfig(dp=8, zero=1), ep=8)
+    assert z.optimizer == 12 * dense // 8 + 12 * (experts // 8)
+    # without ep every GPU holds all 46.7B
+    assert memory_report("mixtral-8x7b", ParallelConfig(dp=8)).parameters == 2 * 46_702_792_704
+    assert r.as_dict()["parallel"]["ep"] == 8
+
+
+@pytest.mark.parametrize("cp", [2, 4, 8])
+def test_memory_report_cp_divides_activations(cp):
+    from lecturekit.llm.config import ParallelConfig
+    from lecturekit.llm.memory import memory_report
+
+    par = ParallelConfig(dp=2, tp=2, sp=True)
+    one = memory_report("llama3-8b", par)
+    split = memory_report("llama3-8b", par, cp=cp)
+    assert split.activations * cp == one.activations  # each GPU keeps 1/cp of every tensor
+    assert split.activations_per_layer * cp == one.activations_per_layer
+    assert split.parameters == one.parameters and split.optimizer == one.optimizer
+    big = preset("llama3-8b").with_(batch=64)
+    z1 = memory_report(big, ParallelConfig(dp=2, zero=1), cp=cp)
+    z2 = memory_report(big, ParallelConfig(dp=2 * cp, zero=1))
+    assert z1.optimizer == z2.optimizer  # ZeRO shards over dp x cp ranks (Megatron-LM)
+    assert split.job_bytes == sum(st.total for st in split.stages) * 2 * 2 * cp
+    assert split.as_dict()["world_size"] == 4 * cp
+
+
+@pytest.mark.parametrize(
+    "model,kw,message",
+    [
+        ("llama3-8b", {"ep": 2}, "llama3-8b is dense"),
+        ("mixtral-8x7b", {"ep": 3}, "does not divide the 8 experts"),
+        ("mixtral-8x7b", {"ep": 8}, "must divide dp x cp = 2"),
+        ("llama3-8b", {"cp": 3}, "does not divide the sequence length 8192"),
+        ("llama3-8b", {"cp": 0}, "cp .*integer >= 1"),
+    ],
+)
+def test_memory_report_bad_cp_ep(model, kw, message):
+    from lecturekit.llm.config import ParallelConfig
+    from lecturekit.llm.memory import memory_report
+
+    with pytest.raises(ConfigError, match=message):
+        memory_report(model, ParallelConfig(dp=2), **kw)

@@ -131,3 +131,32 @@ def test_console_script():
         timeout=120,
     )
     assert bad.returncode == 2 and "tp:" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_cp_and_ep_flags(capsys):
+    """--cp and --ep reach memory_report: Mixtral's experts over 8 GPUs (7,242,780,672
+    parameters each: 1.6B dense + 45.1B / 8 of experts), Kimi's 200万 tokens over cp = 8."""
+    from lecturekit.llm.config import ParallelConfig
+
+    data = run_json(capsys, "--preset", "mixtral-8x7b", "--dp", "8", "--ep", "8", "--zero", "1")
+    assert data["parameters_per_gpu"] == 7_242_780_672
+    assert data["parallel"]["ep"] == 8 and data["parallel"]["cp"] == 1
+    ref = memory_report("mixtral-8x7b", ParallelConfig(dp=8, zero=1), ep=8)
+    assert data["bytes"]["total"] == ref.total
+    # experts top-k from the command line: a custom MoE with 16 experts, top-4
+    data = run_json(capsys, "--preset", "mixtral-8x7b", "--experts", "16", "--top-k", "4",
+                    "--batch", "16", "--dp", "16", "--ep", "16")  # fmt: skip
+    assert data["parallel"]["ep"] == 16
+    experts = 32 * 16 * 3 * 4096 * 14336  # 16 experts of (gate, up, down) in 32 layers
+    assert data["parameters_per_gpu"] == 46_702_792_704 + 32 * 8 * 4096 - experts // 2 + (
+        experts // 16
+    )  # 8 more router columns a layer; each GPU one expert of 16
+    long = ["--preset", "llama3-8b", "--seq", "2000000", "--batch", "1", "--tp", "8", "--sp"]
+    one = run_json(capsys, *long, "--recompute", "full")
+    eight = run_json(capsys, *long, "--recompute", "full", "--cp", "8")
+    assert one["bytes"]["activations"] == 8 * eight["bytes"]["activations"]
+    assert eight["world_size"] == 64
+    assert main(["memory", "--preset", "gpt3", "--ep", "2"]) != 0
+    assert "gpt3 is dense" in capsys.readouterr().err
+    assert main(["memory", "--preset", "gpt3", "--cp", "7"]) != 0
+    assert "does not divide the sequence length" in capsys.readouterr().err

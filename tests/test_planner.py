@@ -99,7 +99,8 @@ def test_table_and_dict():
     text = plan_table(plans, tokens=300e9, limit=3)
     assert len(text.splitlines()) == 4 and "days" in text.splitlines()[0]
     d = plans[0].as_dict()
-    assert set(d["seconds"]) == {"compute", "bubble", "tp", "pp", "dp", "step"}
+    assert set(d["seconds"]) == {"compute", "bubble", "tp", "pp", "dp", "cp", "ep", "step"}
+    assert d["cp"] == 1 and d["ep"] == 1
     assert 20 < plans[0].days(300e9) < 40
 
 
@@ -158,3 +159,127 @@ def test_mfu_and_hfu_of_megatrons_gpt3_estimate():
         days_to_train(psi, d, n, mfu)
     )
     assert utilisation_for_days(34, psi, d, n) == pytest.approx(mfu, rel=0.01)
+
+
+# -- five dimensions: context and expert parallelism ----------------------------------------------
+
+
+def test_cp_step_seconds_by_hand():
+    from lecturekit.llm.planner import cp_step_seconds
+
+    m = preset("llama3-8b")  # s = 8192, h_kv = 8 heads x 128 = 1024
+    c = Cluster(64)  # NVLink: 5 µs, 300 GB/s
+    # ring, cp = 4: forward receives 3 K/V blocks of 2048 x 1024 elements each (K and V), 2 B;
+    # backward twice that; 3 (cp-1) = 9 messages
+    fwd = 2 * 3 * 2048 * 1024 * 2
+    assert cp_step_seconds(m, c, 1, 4) == pytest.approx(9 * 5e-6 + 3 * fwd / 300e9)
+    # tensor parallelism splits the heads: bytes / tp; tp x cp = 16 > 8 per node: InfiniBand
+    assert cp_step_seconds(m, c, 4, 4) == pytest.approx(9 * 10e-6 + 3 * fwd / 4 / 25e9)
+    # Ulysses, cp = 4: 4 all-to-alls forward of 3/4 of (2048 tokens x (2h + 2 h_kv)), same back
+    uly = 2048 * (2 * 4096 + 2 * 1024) * 3 // 4 * 2
+    assert cp_step_seconds(m, c, 1, 4, "ulysses") == pytest.approx(8 * 3 * 5e-6 + 2 * uly / 300e9)
+    assert cp_step_seconds(m, c, 8, 1) == 0.0
+
+
+def test_ep_step_seconds_by_hand():
+    from lecturekit.llm.planner import ep_step_seconds
+
+    m = preset("mixtral-8x7b")  # s = 4096, h = 4096, top-2 of 8 experts
+    c = Cluster(64)
+    # one all-to-all: 4096 tokens x 2 copies x 4096 x 7/8 elements, 2 bytes; 4 of them a layer
+    nbytes = 4096 * 2 * 4096 * 7 // 8 * 2
+    assert ep_step_seconds(m, c, 1, 1, 8) == pytest.approx(4 * (7 * 5e-6 + nbytes / 300e9))
+    # with cp = 2 and tp = 2 a GPU holds 4096 / 4 tokens; tp x ep = 16 GPUs span two nodes
+    nb = 1024 * 2 * 4096 * 7 // 8 * 2
+    assert ep_step_seconds(m, c, 2, 2, 8) == pytest.approx(4 * (7 * 10e-6 + nb / 25e9))
+
+
+def test_mixtral_plans_are_megatron_grids():
+    """Every plan: dp x tp x pp x cp GPUs, ep dividing the experts and dp x cp (Megatron-LM's
+    expert data-parallel size dp cp / ep), memory = memory_report with cp and ep, step = sum."""
+    from lecturekit.llm.moe import expert_parallel
+    from lecturekit.llm.planner import ep_step_seconds
+
+    model = preset("mixtral-8x7b")
+    cluster = Cluster(64)
+    plans = plan(model, cluster, cp_options=(1, 2), all_layouts=True)
+    assert {p.ep for p in plans} == {1, 2, 4, 8} and {p.cp for p in plans} == {1, 2}
+    for p in plans:
+        assert p.dp * p.tp * p.pp * p.cp == 64
+        assert 8 % p.ep == 0 and (p.dp * p.cp) % p.ep == 0
+        par = ParallelConfig(
+            dp=p.dp, tp=p.tp, pp=p.pp, micro_batches=p.micro_batches, zero=p.zero,
+            sp=p.tp > 1, recompute=p.recompute,
+        )  # fmt: skip
+        assert p.memory_bytes == memory_report(model, par, cp=p.cp, ep=p.ep).total
+        parts = p.as_dict()["seconds"]
+        assert parts["step"] == pytest.approx(sum(v for k, v in parts.items() if k != "step"))
+        layers = 32 // p.pp
+        assert p.ep_comm == pytest.approx(
+            ep_step_seconds(model, cluster, p.tp, p.cp, p.ep) * layers * p.micro_batches
+        )
+    # compute counts the 12.9B active parameters, not the 46.7B (Jiang et al. 2024)
+    best = plans[0]
+    assert best.fits and best.ep > 1  # sharding experts is what makes the states small
+    active = expert_parallel(model, 8).active_parameters
+    assert round(active / 1e9, 1) == 12.9
+    assert best.flops_per_step == 6 * active * model.batch * model.seq
+    # the same split without expert parallelism needs more memory per GPU
+    same = [p for p in plans if (p.dp, p.tp, p.pp, p.cp, p.zero) == (8, 8, 1, 1, 0)]
+    by_ep = {p.ep: p.memory_bytes for p in same}
+    assert by_ep[1] > by_ep[2] > by_ep[4] > by_ep[8]
+
+
+def test_dense_plans_unchanged_by_five_dimensions():
+    plans = plan("gpt3", Cluster(1024))
+    assert plans and all(p.cp == 1 and p.ep == 1 and p.cp_comm == p.ep_comm == 0 for p in plans)
+    assert "x cp" not in plan_table(plans)
+
+
+def test_two_million_tokens_need_context_parallelism():
+    """The lecture's long-context table: Kimi's 200万 tokens on Llama 3 8B, 64 A100s. Without
+    CP no layout fits; ring attention fits with cp = 8 (tp = 8), and Ulysses cannot get there:
+    its cp divides the 8 key/value heads left after tp."""
+    model = preset("llama3-8b").with_(seq=2_000_000, batch=1)
+    cluster = Cluster(64)
+    cps = (1, 2, 4, 8, 16, 32, 64)
+    assert plan(model, cluster) == []
+    ring = plan(model, cluster, cp_options=cps)
+    assert ring and all(p.cp > 1 for p in ring)
+    assert (ring[0].tp, ring[0].cp) == (8, 8) and ring[0].cp_comm > 0
+    assert plan(model, cluster, cp_options=cps, cp_kind="ulysses") == []
+    everything = plan(model, cluster, cp_options=cps, cp_kind="ulysses", all_layouts=True)
+    assert everything and all((8 // p.tp) % p.cp == 0 for p in everything)
+
+
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"model": "gpt3", "ep_options": (2,)}, "gpt3 is dense"),
+        ({"model": "mixtral-8x7b", "ep_options": (3,)}, "does not divide the experts"),
+        ({"model": "gpt3", "cp_options": (0,)}, "cp_options"),
+        ({"model": "gpt3", "cp_kind": "star"}, "cp_kind"),
+    ],
+)
+def test_bad_cp_ep_plan_input_is_explained(kwargs, message):
+    with pytest.raises(ConfigError, match=message):
+        plan(cluster=Cluster(64), **kwargs)
+
+
+def test_plan_cli_takes_cp_and_ep(capsys):
+    import json
+
+    from lecturekit.cli import main
+
+    main(["parallel", "plan", "--preset", "mixtral-8x7b", "--gpus", "64", "--ep", "2,8",
+          "--cp", "1,2", "--json", "--limit", "0"])  # fmt: skip
+    out = json.loads(capsys.readouterr().out)
+    assert out["cp_kind"] == "ring" and out["plans"]
+    assert {p["ep"] for p in out["plans"]} <= {2, 8} and {p["cp"] for p in out["plans"]} <= {1, 2}
+    assert {"cp", "ep"} <= set(out["plans"][0]["seconds"])
+    main(["parallel", "plan", "--preset", "llama3-8b", "--seq", "2000000", "--batch", "1",
+          "--gpus", "64", "--cp", "1,8,64", "--limit", "2"])  # fmt: skip
+    text = capsys.readouterr().out
+    assert "x cp" in text and "1x8x1x8" in text
+    assert main(["parallel", "plan", "--cp", "1,x"]) != 0
+    assert "--cp: 'x' is not a degree" in capsys.readouterr().err

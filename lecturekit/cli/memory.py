@@ -8,6 +8,9 @@ Examples::
     lecturekit memory --hidden 4096 --layers 32 --heads 32 --seq 4096 --batch 8 --vocab 32000
     lecturekit memory --parameters 7e9 --dp 8 --zero 2  # model states alone
     lecturekit memory --preset llama3-8b --json
+    lecturekit memory --preset mixtral-8x7b --dp 8 --ep 8 --zero 1      # experts sharded
+    lecturekit memory --preset llama3-8b --seq 2000000 --batch 1 --tp 8 --sp --cp 8 \\
+        --recompute full                                                # 200万 tokens
 
 ``--json`` prints ``parameters`` (count) and ``bytes`` (per GPU: ``parameters``, ``gradients``,
 ``optimizer``, ``activations``, ``activations_per_layer`` (one layer, one micro-batch), ``total``,
@@ -117,6 +120,20 @@ def register(sub) -> None:
             help=f"{text}-parallel size, 1..{MAXIMA[name]:,} (default 1)",
         )
     s.add_argument(
+        "--cp",
+        type=validate.cli_int(1, MAXIMA["seq"]),
+        default=1,
+        help="context-parallel size: the sequence split over CP GPUs (ring attention or "
+        "Ulysses), dividing the sequence; activations / CP (default 1)",
+    )
+    s.add_argument(
+        "--ep",
+        type=validate.cli_int(1, MAXIMA["experts"]),
+        default=1,
+        help="expert-parallel size: a MoE model's experts split over EP of the dp x cp GPUs; "
+        "divides --experts and dp x cp (default 1)",
+    )
+    s.add_argument(
         "--micro-batches",
         type=_dim("micro_batches"),
         default=1,
@@ -195,6 +212,8 @@ def _model(args) -> ModelConfig:
 def _states_only(args, prec, gpu) -> int:
     if args.preset or any(getattr(args, f) is not None for f in _SHAPE + _VARIANTS):
         raise ConfigError("--parameters: give either a model (--preset/--hidden ...) or a count")
+    if args.cp != 1 or args.ep != 1:
+        raise ConfigError("--cp/--ep: need a model shape (--preset or --hidden ...), not a count")
     par = ParallelConfig(dp=args.dp, tp=args.tp, pp=args.pp, zero=args.zero, offload=args.offload)
     n = _count(args.parameters)
     per_gpu = -(-n // (par.tp * par.pp))  # assumes an even split over tp x pp
@@ -269,7 +288,7 @@ def run(args) -> int:
         recompute=args.recompute,
         flash=args.flash_attention,
     )
-    report = memory_report(model, parallel, prec)
+    report = memory_report(model, parallel, prec, cp=args.cp, ep=args.ep)
     if args.json:
         data = report.as_dict()
         data["gpu"] = {
@@ -291,6 +310,8 @@ def run(args) -> int:
         f"({par.schedule}), ZeRO-{par.zero}{' + CPU offload' if par.offload else ''}, "
         f"sp={'on' if par.sp else 'off'}, recompute={par.recompute}, "
         f"flash attention={'on' if par.flash else 'off'}"
+        + (f", cp={args.cp}" if args.cp > 1 else "")
+        + (f", ep={args.ep}" if args.ep > 1 else "")
     )
     print(f"precision: {prec.name} ({prec.bytes_per_param} bytes per parameter)")
     per_layer = report.activations_per_layer

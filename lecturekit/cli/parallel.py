@@ -8,14 +8,17 @@ Examples::
     lecturekit parallel pipeline --compare -p 4 -m 8                  # every schedule, a table
     lecturekit parallel plan --preset gpt3 --gpus 1024 --tokens 300e9
     lecturekit parallel plan --preset gpt3 --batch 1536 --gpus 1024 --json
+    lecturekit parallel plan --preset mixtral-8x7b --gpus 64 --ep 1,2,4,8
+    lecturekit parallel plan --preset llama3-8b --seq 2000000 --batch 1 --gpus 64 --cp 1,8,64
     lecturekit parallel layout --dp 2 --pp 4 --tp 4                   # the lecture's 32 GPUs
     lecturekit parallel estimate --days 34                            # utilisation for 34 days
 
 ``pipeline --json`` prints ``schedule``, ``p``, ``m``, ``v``, ``makespan``, ``bubble_fraction``,
 ``peak_in_flight`` (per device), ``devices`` (per device: ``busy``, ``idle`` and ``ops`` with
 ``op``, ``kind``, ``micro``, ``stage``, ``chunk``, ``start``, ``finish``) and more; ``plan --json``
-prints ``plans`` (``dp``, ``tp``, ``pp``, ``zero``, ``micro_batches``, ``recompute``,
-``memory_gib``, ``fits``, ``seconds``, ``mfu``). Fields are only ever added.
+prints ``plans`` (``dp``, ``tp``, ``pp``, ``cp``, ``ep``, ``zero``, ``micro_batches``,
+``recompute``, ``memory_gib``, ``fits``, ``seconds`` (with ``cp`` and ``ep``), ``mfu``).
+Fields are only ever added.
 Durations are whole time units (``--tf``, ``--tb``, ``--tw``, ``--comm``).
 """
 
@@ -175,6 +178,36 @@ def register(sub) -> None:
         type=validate.cli_float(0, 1),
         default=0.0,
         help="fraction of DP communication hidden, 0..1 (default 0)",
+    )
+    pl.add_argument(
+        "--cp",
+        default="1",
+        metavar="LIST",
+        help="context-parallel degrees to try, comma-separated, each dividing the sequence "
+        "(e.g. 1,2,4,8; default 1: no context parallelism)",
+    )
+    pl.add_argument(
+        "--cp-kind",
+        choices=("ring", "ulysses"),
+        default="ring",
+        help="context parallelism by ring attention or Ulysses all-to-all (default ring)",
+    )
+    pl.add_argument(
+        "--ep",
+        default=None,
+        metavar="LIST",
+        help="expert-parallel degrees to try, comma-separated, each dividing the experts and "
+        "dp x cp (default: every divisor of a MoE model's experts; 1 for a dense model)",
+    )
+    pl.add_argument(
+        "--experts",
+        type=_int(1, MAXIMA["experts"]),
+        help="mixture of experts: experts per layer (default: the preset's)",
+    )
+    pl.add_argument(
+        "--top-k",
+        type=_int(1, MAXIMA["top_k"]),
+        help="mixture of experts: experts per token (default: the preset's)",
     )
     pl.add_argument(
         "--tokens", default=None, help="training tokens, for days (e.g. 300e9; default: none)"
@@ -376,14 +409,31 @@ def _check_compare(args) -> None:
             )
 
 
+def _degrees(text: str, flag: str) -> list[int]:
+    """``1,2,4`` -> [1, 2, 4]: parallel degrees, each a whole number 1..MAX_GPUS."""
+    out = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part.isdigit() or not 1 <= int(part) <= MAX_GPUS:
+            raise ConfigError(
+                f"{flag}: {part!r} is not a degree; give whole numbers 1..{MAX_GPUS:,} separated "
+                f"by commas, e.g. 1,2,4"
+            )
+        out.append(int(part))
+    return out
+
+
 def run_plan(args) -> int:
     from ..llm.config import preset
     from ..llm.planner import Cluster, plan, plan_table
 
     model = preset(args.preset)
-    changes = {k: getattr(args, k) for k in ("batch", "seq") if getattr(args, k) is not None}
+    keys = ("batch", "seq", "experts", "top_k")
+    changes = {k: getattr(args, k) for k in keys if getattr(args, k) is not None}
     if changes:
         model = model.with_(**changes)
+    cps = _degrees(args.cp, "--cp")
+    eps = _degrees(args.ep, "--ep") if args.ep is not None else None
     cluster = Cluster(
         gpus=args.gpus,
         gpus_per_node=args.gpus_per_node,
@@ -396,6 +446,9 @@ def run_plan(args) -> int:
         cluster,
         efficiency=args.efficiency,
         dp_overlap=args.dp_overlap,
+        cp_options=cps,
+        ep_options=eps,
+        cp_kind=args.cp_kind,
         all_layouts=args.all,
     )
     tokens = _positive(args.tokens, "--tokens") if args.tokens is not None else None
@@ -416,6 +469,7 @@ def run_plan(args) -> int:
                 "gpu": cluster.gpu,
                 "efficiency": args.efficiency,
                 "tokens": tokens,
+                "cp_kind": args.cp_kind,
                 "plans": rows,
             }
         )
@@ -425,7 +479,8 @@ def run_plan(args) -> int:
         f"{cluster.gpus_per_node} per node; compute at {args.efficiency:.0%} of peak"
     )
     if not plans:
-        if args.all or not plan(model, cluster, efficiency=args.efficiency, all_layouts=True):
+        kw = {"cp_options": cps, "ep_options": eps, "cp_kind": args.cp_kind}
+        if args.all or not plan(model, cluster, efficiency=args.efficiency, all_layouts=True, **kw):
             print(
                 f"no dp x tp x pp split of {cluster.gpus} GPUs matches the model: tp must divide "
                 f"--gpus-per-node ({cluster.gpus_per_node}) and the heads ({model.heads}), pp "

@@ -47,7 +47,12 @@ from .activations import (
     output_saved_tensors,
 )
 from .config import PRECISIONS, ModelConfig, ParallelConfig, Precision, preset
-from .params import lecture_parameter_count, parameter_count, stage_parameters
+from .params import (
+    layer_parameters,
+    lecture_parameter_count,
+    parameter_count,
+    stage_parameters,
+)
 
 __all__ = [
     "GB",
@@ -158,6 +163,8 @@ class MemoryReport:
     micro_batch: int  #: sequences per micro-batch on one GPU
     activations_per_layer: int  #: bytes one layer saves on one GPU for one micro-batch
     stages: tuple[StageMemory, ...] = field(repr=False)
+    cp: int = 1  #: context-parallel degree (the sequence split over ``cp`` GPUs)
+    ep: int = 1  #: expert-parallel degree (MoE experts split over ``ep`` of the dp x cp GPUs)
 
     @property
     def peak(self) -> StageMemory:
@@ -185,8 +192,8 @@ class MemoryReport:
 
     @property
     def job_bytes(self) -> int:
-        """GPU memory of the whole job: every stage's total x dp x tp GPUs."""
-        return sum(st.total for st in self.stages) * self.parallel.dp * self.parallel.tp
+        """GPU memory of the whole job: every stage's total x dp x tp x cp GPUs."""
+        return sum(st.total for st in self.stages) * self.parallel.dp * self.parallel.tp * self.cp
 
     def gpus_needed(self, gpu: str | hardware.GPU = "A100-80GB") -> int:
         """GPUs needed to hold ``job_bytes`` by memory alone (the lecture's 440/880 question)."""
@@ -220,6 +227,8 @@ class MemoryReport:
                 "flash_attention": par.flash,
                 "offload": par.offload,
                 "schedule": par.schedule,
+                "cp": self.cp,
+                "ep": self.ep,
             },
             "precision": self.precision.name,
             "parameters": self.parameter_count,
@@ -229,7 +238,7 @@ class MemoryReport:
             "bytes": self.bytes,
             "gib": {k: v / GIB for k, v in self.bytes.items()},
             "job_bytes": self.job_bytes,
-            "world_size": par.world_size,
+            "world_size": par.world_size * self.cp,
         }
 
     def table(self, gpu: str | None = "A100-80GB") -> str:
@@ -248,7 +257,7 @@ class MemoryReport:
             g = hardware.gpu(gpu)
             verdict = "fits" if self.fits(g) else "does NOT fit"
             lines.append(
-                f"{self.parallel.world_size} GPU(s); per GPU {verdict} in one {g.name}; "
+                f"{self.parallel.world_size * self.cp} GPU(s); per GPU {verdict} in one {g.name}; "
                 f"by memory alone the job needs >= {self.gpus_needed(g):,} x {g.name}"
             )
         return "\n".join(lines)
@@ -268,10 +277,22 @@ def memory_report(
     model: ModelConfig | str,
     parallel: ParallelConfig | None = None,
     precision: Precision | str | None = None,
+    *,
+    cp: int = 1,
+    ep: int = 1,
 ) -> MemoryReport:
     """The four consumers per GPU for ``model`` trained with ``parallel`` and ``precision``.
 
     Defaults: no parallelism, the lecture's precision (16-bit mixed precision with Adam).
+
+    ``cp`` (context parallelism, ring attention or Ulysses, :mod:`.context_parallel`): the
+    sequence is split over ``cp`` GPUs, each keeping ``1/cp`` of every saved activation (its
+    queries' attention scores against the whole sequence included), so activations divide by
+    ``cp``; the world size is ``dp x tp x pp x cp``. ``ep`` (expert parallelism, :mod:`.moe`):
+    a mixture-of-experts model's experts are split over ``ep`` GPUs taken from the ``dp x cp``
+    ranks, as Megatron-LM does (expert data-parallel size ``dp cp / ep``, order tp-cp-ep-dp-pp).
+    ZeRO shards the dense states over ``dp x cp`` ranks and the expert states over the
+    ``dp cp / ep`` ranks that hold the same experts.
     """
     model = preset(model)
     parallel = parallel or ParallelConfig()
@@ -284,21 +305,56 @@ def memory_report(
             )
         precision = PRECISIONS[precision]
     parallel.check(model)
+    _check_cp_ep(model, parallel, cp, ep)
     mb = parallel.micro_batch_size(model)
-    per_layer = layer_activation_bytes(model, parallel, precision, mb)
-    first = sum(t.bytes for t in input_saved_tensors(model, parallel, precision, mb))
-    last = sum(t.bytes for t in output_saved_tensors(model, parallel, precision, mb))
+    per_layer = _share(layer_activation_bytes(model, parallel, precision, mb), cp)
+    first = _share(sum(t.bytes for t in input_saved_tensors(model, parallel, precision, mb)), cp)
+    last = _share(sum(t.bytes for t in output_saved_tensors(model, parallel, precision, mb)), cp)
     layers = model.layers // parallel.pp
+    expert_per_layer = layer_parameters(model)["mlp"].per_gpu(parallel.tp) if ep > 1 else 0
+    ranks = parallel.dp * cp  # dense states are replicated (or ZeRO-sharded) over dp x cp
     stages = []
     for i in range(parallel.pp):
         n = stage_parameters(model, parallel, i)
-        states = model_state_bytes(n, precision, parallel.zero, parallel.dp, parallel.offload)
+        if ep > 1:
+            experts = layers * expert_per_layer
+            dense, local = n - experts, experts // ep
+            a = model_state_bytes(dense, precision, parallel.zero, ranks, parallel.offload)
+            b = model_state_bytes(local, precision, parallel.zero, ranks // ep, parallel.offload)
+            states = {k: a[k] + b[k] for k in a}
+            n = dense + local
+        else:
+            states = model_state_bytes(n, precision, parallel.zero, ranks, parallel.offload)
         act = layers * per_layer + (first if i == 0 else 0) + (last if i == parallel.pp - 1 else 0)
         flight = _in_flight(parallel, i)
         stages.append(StageMemory(i, layers, flight, n, activations=act * flight, **states))
     return MemoryReport(
-        model, parallel, precision, parameter_count(model), mb, per_layer, tuple(stages)
+        model, parallel, precision, parameter_count(model), mb, per_layer, tuple(stages), cp, ep
     )
+
+
+def _check_cp_ep(model: ModelConfig, parallel: ParallelConfig, cp: int, ep: int) -> None:
+    for name, v in (("cp (context-parallel GPUs)", cp), ("ep (expert-parallel GPUs)", ep)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise ConfigError(f"{name}: must be an integer >= 1, got {v!r}")
+    if model.seq % cp:
+        raise ConfigError(
+            f"cp: {cp} does not divide the sequence length {model.seq}; each GPU holds seq/cp "
+            f"tokens"
+        )
+    if ep > 1:
+        if model.experts == 1:
+            raise ConfigError(f"ep: {ep} needs a mixture-of-experts model; {model.name} is dense")
+        if model.experts % ep:
+            raise ConfigError(
+                f"ep: {ep} does not divide the {model.experts} experts of {model.name}; each GPU "
+                f"holds experts/ep whole experts"
+            )
+        if (parallel.dp * cp) % ep:
+            raise ConfigError(
+                f"ep: {ep} must divide dp x cp = {parallel.dp * cp}: expert parallelism takes its "
+                f"GPUs from the data- and context-parallel ranks (Megatron-LM)"
+            )
 
 
 def lecture_table(model: ModelConfig | str = "gpt3") -> list[dict]:

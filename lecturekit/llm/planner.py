@@ -26,6 +26,27 @@ fraction ``dp_overlap`` hides behind the backward pass.
 Tensor parallelism stays inside a node (its traffic needs NVLink); ranks are numbered tensor
 fastest, then data, then pipeline (as DeepSpeed's and Megatron-LM's topologies do), so a tensor
 group is always one node's GPUs when ``tp`` divides the GPUs per node.
+
+**Five dimensions** (``cp_options``, ``ep_options``): context parallelism splits every sequence
+over ``cp`` GPUs (:mod:`.context_parallel`), so a plan uses ``dp x tp x pp x cp`` GPUs; expert
+parallelism splits a mixture-of-experts model's experts over ``ep`` GPUs taken from the
+``dp x cp`` ranks, as Megatron-LM does (its rank order tp-cp-ep-dp-pp: data-parallel size
+``world / (tp pp cp)``, expert data-parallel size ``world / (tp ep pp) = dp cp / ep``). Memory
+per GPU is :func:`~lecturekit.llm.memory.memory_report` with ``cp`` and ``ep``. Two more terms:
+
+``cp``       = per layer and micro-batch, ring attention's ``3 (cp-1)`` key/value block messages
+(forward and backward) or Ulysses' 8 all-to-alls, bytes from
+:func:`~lecturekit.llm.context_parallel.context_parallel_layer` divided by ``tp`` (heads split),
+never overlapped (an upper bound: ring attention hides behind the attention blocks when these
+take longer);
+``ep``       = per layer and micro-batch, 4 all-to-alls (dispatch and combine, forward and
+backward) of :func:`~lecturekit.llm.moe.all_to_all_elements` for the ``s / (cp tp)`` tokens a
+GPU holds, never overlapped.
+
+The DP term all-reduces the dense parameters over ``dp x cp`` ranks and the expert parameters
+over ``dp cp / ep``; compute counts a MoE model's *active* parameters (6 Ψ_active per token).
+A group stays inside a node when its ranks do: CP's when ``tp cp``, EP's when ``tp ep`` is at
+most the GPUs per node.
 """
 
 from __future__ import annotations
@@ -37,8 +58,11 @@ from ..errors import ConfigError
 from . import hardware
 from .comm import Link, data_parallel_comm, tensor_parallel_comm
 from .config import PRECISIONS, ModelConfig, ParallelConfig, Precision, preset
+from .context_parallel import KINDS as CP_KINDS
+from .context_parallel import context_parallel_layer
 from .memory import GIB, memory_report
-from .params import parameter_count, stage_parameters
+from .moe import all_to_all_elements
+from .params import active_parameter_count, layer_parameters, parameter_count, stage_parameters
 from .pipeline_parallel import Timing, closed_form
 
 __all__ = [
@@ -46,7 +70,9 @@ __all__ = [
     "Cluster",
     "Plan",
     "RankLayout",
+    "cp_step_seconds",
     "days_to_train",
+    "ep_step_seconds",
     "model_flops",
     "plan",
     "plan_table",
@@ -299,10 +325,22 @@ class Plan:
     flops_per_step: float
     gpus: int
     peak_flops: float
+    cp: int = 1
+    ep: int = 1
+    cp_comm: float = 0.0
+    ep_comm: float = 0.0
 
     @property
     def step_time(self) -> float:
-        return self.compute + self.bubble + self.tp_comm + self.pp_comm + self.dp_comm
+        return (
+            self.compute
+            + self.bubble
+            + self.tp_comm
+            + self.pp_comm
+            + self.dp_comm
+            + self.cp_comm
+            + self.ep_comm
+        )
 
     @property
     def mfu(self) -> float:
@@ -315,13 +353,21 @@ class Plan:
 
     @property
     def layout(self) -> str:
-        return f"{self.dp}x{self.tp}x{self.pp}"
+        """``dp x tp x pp``, then ``x cp`` and ``ep`` when used (e.g. ``8x1x1x2 ep4``)."""
+        out = f"{self.dp}x{self.tp}x{self.pp}"
+        if self.cp > 1 or self.ep > 1:
+            out += f"x{self.cp}"
+        if self.ep > 1:
+            out += f" ep{self.ep}"
+        return out
 
     def as_dict(self) -> dict:
         return {
             "dp": self.dp,
             "tp": self.tp,
             "pp": self.pp,
+            "cp": self.cp,
+            "ep": self.ep,
             "zero": self.zero,
             "micro_batches": self.micro_batches,
             "recompute": self.recompute,
@@ -333,6 +379,8 @@ class Plan:
                 "tp": self.tp_comm,
                 "pp": self.pp_comm,
                 "dp": self.dp_comm,
+                "cp": self.cp_comm,
+                "ep": self.ep_comm,
                 "step": self.step_time,
             },
             "mfu": self.mfu,
@@ -357,6 +405,9 @@ def plan(
     recompute=("none", "selective", "full"),
     tp_options=None,
     pp_options=None,
+    cp_options=(1,),
+    ep_options=None,
+    cp_kind: str = "ring",
     all_layouts: bool = False,
 ) -> list[Plan]:
     """Every DP x TP x PP (x ZeRO) layout of ``cluster.gpus`` GPUs for ``model``, fastest first.
@@ -367,6 +418,11 @@ def plan(
     batch. One sequence per micro-batch, so ``m = batch / dp``. ZeRO-2/3 are not combined with
     pipeline parallelism (their per-micro-batch gradient or parameter traffic defeats it;
     DeepSpeed refuses the combination). ``all_layouts=True`` also returns those that do not fit.
+
+    ``cp_options``: context-parallel degrees to try (default only 1; each must divide the
+    sequence), with ``cp_kind`` ``ring`` or ``ulysses`` (Ulysses needs ``cp`` to divide the
+    key/value heads left after ``tp``). ``ep_options``: expert-parallel degrees (default: every
+    divisor of a MoE model's experts, 1 for a dense model); ``ep`` must divide ``dp x cp``.
     """
     model = preset(model)
     cluster = cluster or Cluster()
@@ -379,8 +435,25 @@ def plan(
     for r in recompute:
         if r not in _RECOMPUTE:
             raise ConfigError(f"recompute: {r!r} is not one of {', '.join(_RECOMPUTE)}")
+    if cp_kind not in CP_KINDS:
+        raise ConfigError(f"cp_kind: {cp_kind!r} is not one of {', '.join(CP_KINDS)}")
+    cps = list(cp_options)
+    eps = list(ep_options) if ep_options is not None else _divisors(model.experts)
+    for name, values in (("cp_options", cps), ("ep_options", eps)):
+        for v in values:
+            validate.integer(v, name, 1, MAX_GPUS)
+    for e in eps:
+        if e > 1 and model.experts == 1:
+            raise ConfigError(
+                f"ep_options: {e}: {model.name} is dense (one expert); expert parallelism needs "
+                f"a mixture-of-experts model"
+            )
+        if model.experts % e:
+            raise ConfigError(
+                f"ep_options: {e} does not divide the experts of {model.name} ({model.experts})"
+            )
     n = cluster.gpus
-    psi = parameter_count(model)
+    psi = active_parameter_count(model) if model.experts > 1 else parameter_count(model)
     tokens = model.batch * model.seq
     tps = tp_options or [
         t for t in _divisors(cluster.gpus_per_node) if model.heads % t == 0 and n % t == 0
@@ -389,51 +462,102 @@ def plan(
     out: list[Plan] = []
     for tp in tps:
         for pp in pps:
-            if n % (tp * pp):
-                continue
-            dp = n // (tp * pp)
-            if model.batch % dp:
-                continue
-            m = model.batch // dp
-            for zero in zero_stages:
-                if pp > 1 and zero >= 2:
+            for cp in cps:
+                if n % (tp * pp * cp) or model.seq % cp:
                     continue
-                if dp == 1 and zero > 0:
+                if cp_kind == "ulysses" and (model.n_kv_heads // tp) % cp:
                     continue
-                best = None
-                for rec in [r for r in _RECOMPUTE if r in recompute]:
-                    par = ParallelConfig(
-                        dp=dp,
-                        tp=tp,
-                        pp=pp,
-                        micro_batches=m,
-                        zero=zero,
-                        sp=tp > 1,
-                        recompute=rec,
-                    )
-                    try:
-                        rep = memory_report(model, par, precision)
-                    except ConfigError:
-                        break
-                    best = (par, rep)
-                    if rep.total <= cluster.memory:
-                        break
-                if best is None:
+                dp = n // (tp * pp * cp)
+                if model.batch % dp:
                     continue
-                par, rep = best
-                fits = rep.total <= cluster.memory
-                if not fits and not all_layouts:
-                    continue
-                out.append(
-                    _estimate(
-                        model, cluster, par, rep.total, fits, psi, tokens, efficiency, dp_overlap
-                    )
-                )
+                for ep in eps:
+                    if (dp * cp) % ep:
+                        continue
+                    out.extend(
+                        _layouts(
+                            model, cluster, precision, recompute, zero_stages, tp, pp, cp, ep,
+                            dp, psi, tokens, efficiency, dp_overlap, cp_kind, all_layouts,
+                        )
+                    )  # fmt: skip
     out.sort(key=lambda pl: (not pl.fits, pl.step_time))
     return out
 
 
-def _estimate(model, cluster, par, mem, fits, psi, tokens, efficiency, dp_overlap) -> Plan:
+def _layouts(
+    model, cluster, precision, recompute, zero_stages, tp, pp, cp, ep, dp, psi, tokens,
+    efficiency, dp_overlap, cp_kind, all_layouts,
+) -> list[Plan]:  # fmt: skip
+    """The plans of one dp x tp x pp x cp (x ep) split, one per ZeRO stage."""
+    out = []
+    m = model.batch // dp
+    for zero in zero_stages:
+        if pp > 1 and zero >= 2:
+            continue
+        if dp * cp == 1 and zero > 0:
+            continue
+        best = None
+        for rec in [r for r in _RECOMPUTE if r in recompute]:
+            par = ParallelConfig(
+                dp=dp, tp=tp, pp=pp, micro_batches=m, zero=zero, sp=tp > 1, recompute=rec
+            )
+            try:
+                rep = memory_report(model, par, precision, cp=cp, ep=ep)
+            except ConfigError:
+                break
+            best = (par, rep)
+            if rep.total <= cluster.memory:
+                break
+        if best is None:
+            continue
+        par, rep = best
+        fits = rep.total <= cluster.memory
+        if not fits and not all_layouts:
+            continue
+        out.append(
+            _estimate(
+                model,
+                cluster,
+                par,
+                rep.total,
+                fits,
+                psi,
+                tokens,
+                efficiency,
+                dp_overlap,
+                cp,
+                ep,
+                cp_kind,
+            )  # fmt: skip
+        )
+    return out
+
+
+def cp_step_seconds(model, cluster, tp: int, cp: int, kind: str = "ring") -> float:
+    """CP communication of one layer and one micro-batch (one sequence) on one GPU, forward and
+    backward: ring attention's ``3 (cp-1)`` block messages or Ulysses' 8 all-to-alls of
+    ``cp - 1`` messages each, the bytes of :func:`context_parallel_layer` over ``tp``."""
+    if cp == 1:
+        return 0.0
+    lay = context_parallel_layer(model, cp, kind, model.seq, 1)
+    link = cluster.intra if tp * cp <= cluster.gpus_per_node else cluster.inter
+    messages = 3 * (cp - 1) if kind == "ring" else 8 * (cp - 1)
+    return messages * link.alpha + lay.step_bytes / tp * link.beta
+
+
+def ep_step_seconds(model, cluster, tp: int, cp: int, ep: int, dtype_bytes: int = 2) -> float:
+    """EP communication of one MoE layer and one micro-batch on one GPU: 4 all-to-alls
+    (dispatch, combine; forward, backward) of the ``s / (cp tp)`` tokens it holds."""
+    if ep == 1:
+        return 0.0
+    tokens = -(-model.seq // (cp * tp))
+    nbytes = all_to_all_elements(tokens, model.hidden, model.top_k, ep) * dtype_bytes
+    link = cluster.intra if tp * ep <= cluster.gpus_per_node else cluster.inter
+    return 4 * ((ep - 1) * link.alpha + nbytes * link.beta)
+
+
+def _estimate(
+    model, cluster, par, mem, fits, psi, tokens, efficiency, dp_overlap, cp=1, ep=1, kind="ring"
+) -> Plan:
     n = cluster.gpus
     flops = training_flops(psi, tokens, recompute=par.recompute == "full")
     compute = flops / (n * cluster.flops * efficiency)
@@ -442,19 +566,30 @@ def _estimate(model, cluster, par, mem, fits, psi, tokens, efficiency, dp_overla
     bubble = compute * (closed_form("1f1b", pp, m, 1, Timing(1, 2, 0)) - ideal) / ideal
     tp_comm = 0.0
     if par.tp > 1:
-        per_layer = tensor_parallel_comm(1, model.seq, model.hidden, "fp16", par.sp)
+        per_layer = tensor_parallel_comm(1, model.seq // cp, model.hidden, "fp16", par.sp)
         tp_comm = per_layer.time(par.tp, cluster.intra) * (model.layers // pp) * m
     pp_comm = 0.0
     if pp > 1:
-        nbytes = model.seq * model.hidden * 2 / (par.tp if par.sp else 1)
-        link = cluster.inter if par.tp * par.dp >= cluster.gpus_per_node else cluster.intra
+        nbytes = model.seq // cp * model.hidden * 2 / (par.tp if par.sp else 1)
+        link = cluster.inter if par.tp * par.dp * cp >= cluster.gpus_per_node else cluster.intra
         pp_comm = 2 * (pp - 1) * link.message_time(nbytes)
     dp_comm = 0.0
-    if par.dp > 1:
+    ranks = par.dp * cp  # gradients are reduced over the data- and context-parallel ranks
+    if ranks > 1:
         strategy = "ddp" if par.zero == 0 else f"zero{par.zero}"
         stage_psi = stage_parameters(model, par, 0)
-        link = cluster.intra if par.tp * par.dp <= cluster.gpus_per_node else cluster.inter
-        dp_comm = data_parallel_comm(stage_psi, strategy).time(par.dp, link) * (1 - dp_overlap)
+        link = cluster.intra if par.tp * ranks <= cluster.gpus_per_node else cluster.inter
+        if ep > 1:
+            experts = (model.layers // pp) * layer_parameters(model)["mlp"].per_gpu(par.tp)
+            dense = data_parallel_comm(stage_psi - experts, strategy).time(ranks, link)
+            edp = ranks // ep
+            expert = data_parallel_comm(experts // ep, strategy).time(edp, link) if edp > 1 else 0.0
+            dp_comm = (dense + expert) * (1 - dp_overlap)
+        else:
+            dp_comm = data_parallel_comm(stage_psi, strategy).time(ranks, link) * (1 - dp_overlap)
+    layers = model.layers // pp
+    cp_comm = cp_step_seconds(model, cluster, par.tp, cp, kind) * layers * m
+    ep_comm = ep_step_seconds(model, cluster, par.tp, cp, ep) * layers * m
     return Plan(
         par.dp,
         par.tp,
@@ -473,25 +608,35 @@ def _estimate(model, cluster, par, mem, fits, psi, tokens, efficiency, dp_overla
         flops,
         n,
         cluster.flops,
+        cp,
+        ep,
+        cp_comm,
+        ep_comm,
     )
 
 
 def plan_table(plans, tokens: float | None = None, limit: int | None = 12) -> str:
     """A plain-text table of plans (fastest first)."""
     rows = list(plans)[: limit or None]
+    five = any(pl.cp > 1 or pl.ep > 1 for pl in rows)  # CP and EP columns only when used
+    w = 17 if five else 13
     head = (
-        f"{'dp x tp x pp':>13} {'ZeRO':>4} {'m':>4} {'recompute':>9} {'GiB/GPU':>8} "
-        f"{'compute':>8} {'bubble':>7} {'TP':>6} {'PP':>6} {'DP':>6} {'step s':>7} {'MFU':>5}"
+        f"{'dp x tp x pp' + (' x cp' if five else ''):>{w}} {'ZeRO':>4} {'m':>4} "
+        f"{'recompute':>9} {'GiB/GPU':>8} "
+        f"{'compute':>8} {'bubble':>7} {'TP':>6} {'PP':>6} {'DP':>6} "
+        + (f"{'CP':>6} {'EP':>6} " if five else "")
+        + f"{'step s':>7} {'MFU':>5}"
     )
     if tokens:
         head += f" {'days':>6}"
     lines = [head]
     for pl in rows:
         line = (
-            f"{pl.layout:>13} {pl.zero:>4} {pl.micro_batches:>4} {pl.recompute:>9} "
+            f"{pl.layout:>{w}} {pl.zero:>4} {pl.micro_batches:>4} {pl.recompute:>9} "
             f"{pl.memory_bytes / GIB:>8.1f} {pl.compute:>8.2f} {pl.bubble:>7.2f} "
-            f"{pl.tp_comm:>6.2f} {pl.pp_comm:>6.3f} {pl.dp_comm:>6.2f} {pl.step_time:>7.2f} "
-            f"{pl.mfu:>5.1%}"
+            f"{pl.tp_comm:>6.2f} {pl.pp_comm:>6.3f} {pl.dp_comm:>6.2f} "
+            + (f"{pl.cp_comm:>6.2f} {pl.ep_comm:>6.2f} " if five else "")
+            + f"{pl.step_time:>7.2f} {pl.mfu:>5.1%}"
         )
         if tokens:
             line += f" {pl.days(tokens):>6.1f}"
