@@ -5,8 +5,9 @@ cycles per pass and per original iteration (steady state on in-order hardware), 
 code size; ``--compare`` adds the table for k = 1, 2, 4, 8. ``--json`` prints ``machine``,
 ``k``, ``scheduler``, ``body`` (lines of the unrolled loop), ``code``, ``instructions_per_pass``,
 ``cycles_per_pass``, ``cycles_per_iteration``, ``schedule_length``, ``registers``, ``code_size``,
-``notes``, ``original`` (``cycles_per_iteration`` as written and scheduled) and, with
-``--compare``, ``compare`` (one row per factor).
+``notes``, ``motion`` (per moved induction update: ``register``, ``step``, ``rewritten``
+accesses as ``[before, after]``), ``original`` (``cycles_per_iteration`` as written and
+scheduled) and, with ``--compare``, ``compare`` (one row per factor).
 """
 
 from __future__ import annotations
@@ -68,6 +69,12 @@ def register(sub) -> None:
         action="store_true",
         help="also print the table for k = 1, 2, 4, 8 (default: off)",
     )
+    p.add_argument(
+        "--move-induction",
+        action="store_true",
+        help="let the induction update move above the loads and stores that use it, rewriting "
+        "their offsets (kept when faster; the notes say what moved) (default: off)",
+    )
     p.set_defaults(func=run)
 
 
@@ -77,7 +84,11 @@ def run(args) -> int:
         raise LectureKitError(f"-k must be a positive integer, got {args.k}")
     if args.k > 64:
         raise LectureKitError(f"-k {args.k} is too large (at most 64)")
-    opts = {"restrict": loop.restrict, "scheduler": args.scheduler}
+    opts = {
+        "restrict": loop.restrict,
+        "scheduler": args.scheduler,
+        "move_induction": args.move_induction,
+    }
     u = unroll(loop, args.k, loop.machine, **opts)
     base = unroll(loop, 1, loop.machine, **opts)
     written = program_order_cycles(loop, loop.machine, restrict=loop.restrict)

@@ -22,6 +22,16 @@ How the body is unrolled by ``k``
   ``N div k`` times (not at all if ``N < k``). Its branch compares the induction variable with its
   final value (for a ``bne`` test, that is the original bound).
 
+**Induction-variable motion** (``move_induction=True``), as in Hennessy & Patterson's unrolling
+example and LLVM's and GCC's modulo schedulers: the update ``addi $s1, $s1, 4k`` may be
+scheduled *above* loads and stores that use ``$s1`` only as their base register; each access
+that ends up after it has its offset rewritten (``lw $t0, 0($s1)`` after ``addi $s1, $s1, -8``
+becomes ``lw $t0, 8($s1)``). The body is scheduled once without the dependences between the
+update and those accesses, the offsets are rewritten, and the rewritten body is scheduled again
+with its true dependences (so latencies from the update to the moved accesses count); the
+result is kept when its steady state is faster. :attr:`Unrolled.motion` and the notes say what
+moved and which offsets changed.
+
 The unrolled body is then scheduled (list scheduling, and exhaustive optimal scheduling when the
 body is small) and its cost measured on in-order hardware: ``cycles_per_iteration`` is the
 steady-state cycles of one pass through the unrolled body divided by ``k``, from evaluating many
@@ -106,6 +116,7 @@ class Unrolled:
     registers: int
     code_size: int
     notes: list[str] = field(default_factory=list)
+    motion: list[Motion] = field(default_factory=list)
 
     @property
     def cycles_per_pass(self) -> float:
@@ -129,6 +140,7 @@ class Unrolled:
             "registers": self.registers,
             "code_size": self.code_size,
             "notes": list(self.notes),
+            "motion": [m.to_dict() for m in self.motion],
         }
 
 
@@ -196,6 +208,121 @@ def _unroll_body(loop: Loop, k: int, names: Names | None = None, rename: bool = 
     return lines, origins
 
 
+@dataclass(frozen=True)
+class Motion:
+    """Induction-variable motion: the update ``addi $register, $register, step`` of the
+    unrolled body was scheduled before the accesses listed in ``rewritten``, each a pair
+    ``(line before, line after)`` whose offset dropped by ``step``."""
+
+    register: str
+    step: int
+    rewritten: tuple[tuple[str, str], ...]
+
+    def describe(self) -> str:
+        what = "; ".join(f"{a.strip()} -> {b.strip()}" for a, b in self.rewritten)
+        n = len(self.rewritten)
+        return (
+            f"induction-variable motion: addi ${self.register}, ${self.register}, {self.step} "
+            f"moved above {n} access{'es' if n != 1 else ''} through ${self.register}, "
+            f"offsets rewritten by {-self.step:+d}: {what}"
+        )
+
+    def to_dict(self) -> dict:
+        return {
+            "register": self.register,
+            "step": self.step,
+            "rewritten": [list(pair) for pair in self.rewritten],
+        }
+
+
+def _intra(loop: Loop) -> Graph:
+    g = loop.graph(renamed=False)
+    return Graph(
+        g.ops, g.intra_edges(), units=dict(g.units), issue_width=g.issue_width,
+        earliest=g.earliest, name=g.name,
+    )  # fmt: skip
+
+
+def _scheduled(label, body, br_line, origins, loop, restrict, scheduler, time_limit) -> dict:
+    """Schedule the straight-line ``body`` (program order as given) and measure it."""
+    draft = parse("\n".join([f"{label}:"] + body + [br_line]))
+    sched, used = _schedule(_intra(analyze_loop(draft, loop.machine, restrict=restrict)),
+                            scheduler, time_limit)  # fmt: skip
+    order = list(sched.order)
+    lines = [f"{label}:"] + [f"    {draft[i].text or draft[i]}" for i in order]
+    final = analyze_loop(parse("\n".join(lines)), loop.machine, restrict=restrict)
+    return {
+        "schedule": sched,
+        "used": used,
+        "lines": lines,
+        "origin": [origins[i] for i in order],
+        "final": final,
+        "steady": steady_state(final),
+    }
+
+
+def _with_motion(label, body, br_line, origins, loop, k, restrict, scheduler, time_limit):
+    """The unrolled body scheduled with its induction updates free to move above the loads
+    and stores that use the induction variable only as their base register: schedule once
+    without the dependences between the update and those accesses, rewrite the offset of
+    every access that landed after the update (``o`` becomes ``o - k*step``), then schedule
+    the rewritten body exactly (its dependences now hold both ways round). ``None`` when
+    nothing can move."""
+    draft = parse("\n".join([f"{label}:"] + body + [br_line]))
+    ivs = loop.inductions
+    n = len(draft)
+    updates = {}  # draft index of the merged update -> (register, k*step)
+    for i, ins in enumerate(draft):
+        if ins.opcode == "addi" and len(ins.dests) == 1 and ins.dests[0] in ivs:
+            r = ins.dests[0]
+            if ins.srcs == (r,) and ins.imm == k * ivs[r].step:
+                updates[i] = (r, k * ivs[r].step)
+    free: dict[int, set[int]] = {u: set() for u in updates}
+    for u, (r, _) in updates.items():
+        for i, ins in enumerate(draft):
+            if i == u or ins.mem is None or ins.mem.base != r:
+                continue
+            if r in ins.dests or list(ins.srcs).count(r) != 1 or ins.srcs[-1] != r:
+                continue  # r is also a value operand: its dependences stay
+            free[u].add(i)
+    if not any(free.values()):
+        return None
+    g = _intra(analyze_loop(draft, loop.machine, restrict=restrict))
+    pairs = {(u, i) for u, users in free.items() for i in users}
+    relaxed = [e for e in g.edges if not (e.kind != "CTRL" and
+               ((e.src, e.dst) in pairs or (e.dst, e.src) in pairs))]  # fmt: skip
+    g = Graph(g.ops, relaxed, units=g.units, issue_width=g.issue_width, earliest=g.earliest,
+              name=g.name)  # fmt: skip
+    sched, _ = _schedule(g, scheduler, time_limit)
+    order = list(sched.order)
+    where = {i: p for p, i in enumerate(order)}
+    new_body, new_origins, motion = [], [], []
+    changed: dict[int, str] = {}
+    for u, (r, step) in sorted(updates.items()):
+        rewritten = []
+        for i in sorted(free[u]):
+            if where[i] > where[u]:
+                ins = draft[i]
+                ins = replace(ins, mem=replace(ins.mem, offset=ins.mem.offset - step))
+                changed[i] = render(ins, ins.dests, ins.srcs, ins.mem.base)
+                before = draft[i].text or str(draft[i])
+                rewritten.append((" ".join(before.split()), " ".join(changed[i].split())))
+        if rewritten:
+            motion.append(Motion(r, step, tuple(rewritten)))
+    if not motion:
+        return None
+    for i in order:
+        if i == n - 1:
+            continue
+        new_body.append(changed.get(i, draft[i].text or str(draft[i])))
+        new_origins.append(origins[i])
+    new_origins.append(origins[n - 1])
+    result = _scheduled(
+        label, new_body, br_line, new_origins, loop, restrict, scheduler, time_limit
+    )
+    return result, motion
+
+
 def _schedule(
     graph: Graph, scheduler: str, time_limit: float | None = 10.0
 ) -> tuple[Schedule, str]:
@@ -221,6 +348,7 @@ def unroll(
     scheduler: str = "auto",
     rename: bool = True,
     time_limit: float | None = 10.0,
+    move_induction: bool = False,
 ) -> Unrolled:
     """Unroll the loop in ``source`` ``k`` times, schedule it and measure it.
 
@@ -230,6 +358,10 @@ def unroll(
     keeps the original register names in every copy: correct, but the copies' false
     dependences (WAR, WAW) then serialise them. ``time_limit`` (seconds) bounds the exhaustive
     search besides its node limit (a hang guard: the node limit keeps results deterministic).
+    ``move_induction=True`` lets the scheduler move each induction update above the loads and
+    stores that use it as their base, rewriting their offsets (see the module docstring); the
+    result is kept only when it is faster. The default ``False`` keeps every update after the
+    accesses (the figures chapter 06 and problem set 06 print).
     """
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise LoopError(f"the unroll factor must be a positive integer, got {k!r}")
@@ -259,20 +391,16 @@ def unroll(
         br_line = render(branch, branch.dests, branch.srcs, None, main_label)
     else:
         br_line = f"bne   ${trip.induction}, ${bound_reg}, {main_label}"
-    draft = parse("\n".join([f"{main_label}:"] + body + [br_line]))
-    draft_loop = analyze_loop(draft, loop.machine, restrict=restrict)
-    g = draft_loop.graph(renamed=False)
-    intra = Graph(
-        g.ops, g.intra_edges(), units=dict(g.units), issue_width=g.issue_width,
-        earliest=g.earliest, name=g.name,
-    )  # fmt: skip
-    sched, used = _schedule(intra, scheduler, time_limit)
-    order = list(sched.order)
-    text = [draft[i].text or str(draft[i]) for i in order]
-    lines = [f"{main_label}:"] + [f"    {t}" for t in text]
-    origin = [origins[i] for i in order]
-    final = analyze_loop(parse("\n".join(lines)), loop.machine, restrict=restrict)
-    steady = steady_state(final)
+    plain = _scheduled(main_label, body, br_line, origins, loop, restrict, scheduler, time_limit)
+    best, motion = plain, []
+    if move_induction:
+        moved = _with_motion(
+            main_label, body, br_line, origins, loop, k, restrict, scheduler, time_limit
+        )
+        if moved is not None and moved[0]["steady"].period < plain["steady"].period:
+            best, motion = moved
+    sched, used, lines, origin = best["schedule"], best["used"], best["lines"], best["origin"]
+    final, steady = best["final"], best["steady"]
     registers = len(final.registers())
 
     code = source_lines(loop.pre)
@@ -314,7 +442,7 @@ def unroll(
     code += source_lines(loop.post)
     text_code = "\n".join(code) + "\n"
     size = len(parse(text_code)) - len(loop.pre) - len(loop.post)  # generated code must parse
-    notes = list(loop.notes)
+    notes = list(loop.notes) + [m.describe() for m in motion]
     return Unrolled(
         original=loop,
         k=k,
@@ -329,6 +457,7 @@ def unroll(
         registers=registers,
         code_size=size,
         notes=notes,
+        motion=motion,
     )
 
 
@@ -359,6 +488,7 @@ def program_order_cycles(source, machine=None, *, restrict: bool = True) -> floa
 
 __all__ = [
     "OPTIMAL_MAX_OPS",
+    "Motion",
     "SteadyState",
     "Unrolled",
     "compare_unrolling",
