@@ -19,6 +19,15 @@ branch (latency 0: the pipeline model does not model control hazards, so an inst
 in the same cycle as a branch before it); instructions further away are ordered through the
 branches between.
 
+On a machine with a branch **delay slot** (``delay_slot = true``), the instruction written right
+after a branch executes whether or not the branch is taken: it belongs with the branch, so it
+gets a ``CTRL`` edge from the branch (on ``delay slot``) and one to every later instruction up to
+the next branch. It thus stays in the slot: no scheduler moves it above the branch (it could
+change what the branch reads, or run only on one path) and nothing later moves above it. Filling
+the slot (moving an independent instruction from before the branch into it) is a rewrite of the
+code, done by writing it there, as H&P do; schedulers reorder only around it. A branch in a delay
+slot is refused (MIPS leaves it undefined).
+
 The analysis is near-linear in the block's length (per-register last writer and readers; memory
 accesses grouped by base register and its redefinitions), so blocks of tens of thousands of
 instructions are analysed in seconds.
@@ -35,6 +44,7 @@ if TYPE_CHECKING:  # networkx loads only when a DiGraph is asked for (to_network
     import networkx as nx
 
 from .core.graph import Edge, Graph, Operation, Reservation
+from .errors import ScheduleError
 from .isa import Instruction, Program, parse
 from .machine import Machine, get_machine
 
@@ -231,6 +241,35 @@ def instruction_graph(
     )
 
 
+def _delay_slot_edges(program: Program, branches: list[int], edges: list[Edge]) -> None:
+    """Keep each branch's delay-slot instruction right after it (see the module docstring)."""
+    n = len(program)
+    successors: dict[int, set[int]] = {}
+    for e in edges:
+        successors.setdefault(e.src, set()).add(e.dst)
+    slots = set()
+    for b, j in enumerate(branches):
+        slot = j + 1
+        if slot >= n:
+            continue  # the slot lies past the block: whatever follows it
+        if program[slot].is_branch:
+            ins = program[slot]
+            raise ScheduleError(
+                f"line {ins.line}: a branch ({ins.text or ins}) in the delay slot of the branch "
+                f"on line {program[j].line}; put a nop or another instruction there"
+            )
+        slots.add((j, slot))
+        end = branches[b + 1] if b + 1 < len(branches) else n - 1
+        linked = successors.get(slot, set())
+        edges.extend(
+            Edge(slot, k, 0, "CTRL", "delay slot")
+            for k in range(slot + 1, end + 1)
+            if k not in linked
+        )
+    edges[:] = [e for e in edges if not (e.kind == "CTRL" and (e.src, e.dst) in slots)]
+    edges.extend(Edge(j, slot, 0, "CTRL", "delay slot") for j, slot in sorted(slots))
+
+
 def analyze(program: Program | str, machine: Machine | str | None = None) -> DependenceGraph:
     """Dependence graph of ``program`` (text or parsed) on ``machine`` (preset, file, Machine)."""
     if isinstance(program, str):
@@ -268,6 +307,8 @@ def analyze(program: Program | str, machine: Machine | str | None = None) -> Dep
                 if not (k == end and program[k].is_branch):  # the next branch adds that edge
                     edges.append(Edge(j, k, 0, "CTRL", "branch"))
             previous = j
+        if machine.delay_slot:
+            _delay_slot_edges(program, branches, edges)
     edges.sort(key=lambda e: (e.src, e.dst, e.kind, e.on))
     graph = instruction_graph(list(program), edges, machine)
     dg = DependenceGraph(program, machine, edges, graph)

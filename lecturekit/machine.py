@@ -38,6 +38,8 @@ Two fields express a textbook's table where stage positions do not: ``latency_pa
 the RAW issue distance for a (producer class, consumer class) pair outright (other pairs keep
 the latency the stages give), and ``branch_resolves_in`` names the stage where a branch needs
 its operands (``"ID"``: an ALU result reaches a branch one cycle later than an ALU op).
+``delay_slot = true`` gives branches a delay slot (MIPS): the instruction after a branch always
+executes, whether or not it is taken.
 
 A custom machine loads from a small TOML or JSON file with :func:`load_machine`; see
 ``lecturekit/data/machines/example.toml``.
@@ -92,6 +94,9 @@ class Machine:
     #: the stage in which a branch reads its operands and resolves (``None``: like any other
     #: instruction, in the execute stage); ``"ID"`` on a five-stage pipeline is H&P's
     branch_resolves_in: str | None = None
+    #: a branch delay slot: the instruction written right after a branch always executes, so it
+    #: stays right after its branch (see :func:`lecturekit.deps.analyze`)
+    delay_slot: bool = False
 
     # -- positions -------------------------------------------------------------------------
     def index(self, stage: str) -> int:
@@ -205,6 +210,16 @@ def describe(machine: Machine) -> str:
             f"{'' if t.pipelined or t.execute_cycles == 1 else ' (not pipelined)'}; "
             f"RAW to alu {machine.latency('RAW', cls, 'alu')}, WAW after alu "
             f"{machine.latency('WAW', cls, 'alu')}"
+        )
+    if machine.latency_pairs:
+        lines.append(
+            "RAW by producer -> consumer: "
+            + ", ".join(f"{p} -> {c} {n}" for (p, c), n in machine.latency_pairs.items())
+        )
+    if machine.branch_resolves_in or machine.delay_slot:
+        lines.append(
+            f"branches resolve in {machine.branch_resolves_in or machine.execute_stage}"
+            + ("; one delay slot" if machine.delay_slot else "")
         )
     return "\n".join(lines)
 
@@ -347,6 +362,7 @@ _TOP_KEYS = {
     "base": str,
     "latency_pairs": list,
     "branch_resolves_in": str,
+    "delay_slot": bool,
 }
 _PAIR_KEYS = {"producer": str, "consumer": str, "latency": int}
 _OP_KEYS = {"unit": str, "execute_cycles": int, "pipelined": bool, "result_stage": str}
@@ -581,6 +597,8 @@ def validate(m: Machine, source: str | None = None) -> None:
                 f"{where}: latency_pairs {prod} -> {cons}: latency must be a whole number of "
                 f"cycles from 1 to {MAX_LATENCY} (the issue distance), got {lat!r}"
             )
+    if not isinstance(m.delay_slot, bool):
+        raise MachineError(f"{where}: delay_slot must be true or false, got {m.delay_slot!r}")
     if m.branch_resolves_in is not None:
         if m.branch_resolves_in not in m.stages:
             raise MachineError(

@@ -11,6 +11,13 @@ reason is recorded as a :class:`Stall`.
 The interlock looks at where the older instructions *are* in the pipeline (and how long they will
 stay), not at the dependence graph: the simulator is an independent way to the same figures as
 :func:`lecturekit.core.evaluate`, and the tests check that both always agree.
+
+Two textbook options follow the machine: a ``latency_pairs`` table (the interlock then holds a
+reader until the table's number of cycles after its producer issued), and a branch that
+resolves early (``branch_resolves_in``: the branch needs forwarded operands in that stage). A
+branch delay slot (``delay_slot``) changes which orders are legal (its instruction stays right
+after the branch: an order that moves it is refused), not the timing of an order, since control
+hazards are not modelled.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from lecturekit.core import evaluate, list_schedule, optimal_schedule, verify
 from lecturekit.deps import analyze
-from lecturekit.errors import MachineError, ParseError
+from lecturekit.errors import MachineError, ParseError, ScheduleError
 from lecturekit.isa import parse
 from lecturekit.machine import OP_CLASSES, load_machine, machine_from_dict, preset
 from lecturekit.pipeline import simulate
@@ -130,10 +130,63 @@ def test_branch_resolves_in_id_costs_one_cycle_after_an_alu_op():
     assert agree(src, c5)[0].stalls == []
 
 
+# H&P's earlier editions (3rd ed.) give MIPS a delayed branch: the same loop takes 10 cycles with
+# a nop in the delay slot and 6 when the store fills the slot
+HP_DELAYED = """Loop: l.d    $f0, 0($s1)
+      daddui $s1, $s1, -8
+      add.d  $f4, $f0, $f2
+      bne    $s1, $s2, Loop
+      s.d    $f4, 8($s1)
+"""
+
+
+def test_delay_slot_hp_loop_ten_then_six():
+    m = preset("hp-fp").with_options(delay_slot=True)
+    sim, _ = agree(HP_LOOP + "      nop\n", m)
+    assert per_iteration(sim) == 10
+    sim, _ = agree(HP_DELAYED, m)
+    assert per_iteration(sim) == 6
+    first = min(sim.issue.values())
+    # L.D 1, DADDUI 2, ADD.D 3, BNE 4, stall, S.D 6 (in the delay slot)
+    assert [sim.issue[k] - first + 1 for k in range(5)] == [1, 2, 3, 4, 6]
+    ctrl = {(e.src, e.dst): e.on for e in analyze(HP_DELAYED, m).edges if e.kind == "CTRL"}
+    assert ctrl[(3, 4)] == "delay slot"
+
+
+def test_delay_slot_stays_after_its_branch():
+    src = "bne $t0, $t1, out\nadd $t2, $t3, $t4\nsub $t5, $t6, $t7\nout: nop"
+    plain = analyze(src, "classic5")
+    slot = analyze(src, preset("classic5").with_options(delay_slot=True))
+    # without a slot the two instructions after the branch may swap; with one, the add stays
+    assert not any(e.src == 1 and e.dst == 2 for e in plain.edges)
+    assert any(e.src == 1 and e.dst == 2 and e.on == "delay slot" for e in slot.edges)
+    best = optimal_schedule(slot.graph)
+    verify(slot.graph, best)
+    assert best.start[1] <= best.start[2] and best.start[0] <= best.start[1]
+    with pytest.raises(ScheduleError, match="puts I3 before I2"):
+        simulate(src, slot.machine, [0, 2, 1, 3])
+    simulate(src, "classic5", [0, 2, 1, 3])  # legal without the slot
+
+
+def test_branch_in_a_delay_slot_refused():
+    src = "bne $t0, $t1, out\nbeq $t2, $t3, out\nout: nop"
+    with pytest.raises(
+        ScheduleError, match="line 2: a branch .* delay slot of the branch on line 1"
+    ):
+        analyze(src, preset("dual").with_options(delay_slot=True))
+
+
+def test_delay_slot_from_a_file(tmp_path):
+    m = load_machine(write(tmp_path, 'base = "hp-fp"\ndelay_slot = true\n'))
+    assert m.delay_slot
+    with pytest.raises(MachineError, match="field 'delay_slot' must be a bool"):
+        load_machine(write(tmp_path, 'base = "hp-fp"\ndelay_slot = "yes"\n'))
+
+
 def test_existing_presets_have_no_table():
     for name in ("lecture", "classic5", "dual", "rocket-rv64", "sifive-7-rv64"):
         m = preset(name)
-        assert m.latency_pairs == {} and m.branch_resolves_in is None
+        assert m.latency_pairs == {} and m.branch_resolves_in is None and not m.delay_slot
 
 
 def test_fp_opcodes_parse_in_mips_notation():
@@ -266,15 +319,16 @@ def fp_block(rng, size):
         max_size=8,
     ),
     early_branch=st.booleans(),
+    delay_slot=st.booleans(),
 )
 def test_simulation_equals_evaluation_with_pair_tables(
-    seed, size, machine, forwarding, pairs, early_branch
+    seed, size, machine, forwarding, pairs, early_branch, delay_slot
 ):
     rng = random.Random(seed)
     m = preset(machine)
     table = dict(m.latency_pairs)
     table.update({(p, c): lat for p, c, lat in pairs})
-    changes = {"latency_pairs": table}
+    changes = {"latency_pairs": table, "delay_slot": delay_slot}
     if forwarding is not None:
         changes["forwarding"] = forwarding
     if early_branch and machine != "lecture":
