@@ -350,3 +350,13 @@ def test_machine_from_dict_pairs_checked_like_files():
             },
             source="here",
         )
+
+
+def test_stall_explanation_names_the_table():
+    from lecturekit.viz.text import stall_reason
+
+    sim = simulate(HP_LOOP, "hp-fp")
+    reasons = [stall_reason(sim, s) for s in sim.stalls]
+    assert "fadd -> store 3 cycles apart, and I2 issued in cycle 4" in reasons[1]
+    assert "forwarded" in reasons[0]  # load -> fadd comes from the stage positions
+    assert "fadd -> store: 3 after I2" in stall_reason(sim, sim.stalls[1], short=True)

@@ -111,6 +111,15 @@ def stall_reason(sim, stall, *, short: bool = False) -> str:
         reg = register_name(prog, stall.index, stall.on)
         if who is None:
             return f"RAW on {reg}"
+        pair = (prog[who].op_class, prog[stall.index].op_class)
+        if pair in m.latency_pairs:  # a textbook table, not the stage positions, sets the wait
+            n, at = m.latency_pairs[pair], sim.issue[who]
+            if short:
+                return f"RAW on {reg} ({pair[0]} -> {pair[1]}: {n} after {other} issues)"
+            return (
+                f"RAW on {reg}: the machine's table puts {pair[0]} -> {pair[1]} {n} cycles "
+                f"apart, and {other} issued in cycle {at}"
+            )
         if m.forwarding:
             timing = m.timing(prog[who].op_class)
             stage = timing.result_stage or m.execute_stage
