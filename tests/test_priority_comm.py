@@ -6,7 +6,16 @@ from hypothesis import strategies as st
 
 from lecturekit import core
 from lecturekit.errors import LectureKitError
-from lecturekit.llm.priority_comm import build_graph, compare, priority_schedule
+from lecturekit.llm.priority_comm import (
+    build_graph,
+    compare,
+    ddp_bucket_sweep,
+    ddp_closed_form,
+    ddp_step,
+    fsdp_closed_form,
+    fsdp_forward,
+    priority_schedule,
+)
 
 
 def test_the_chapters_small_case_by_hand():
@@ -66,3 +75,88 @@ def test_bad_input_is_named():
         priority_schedule("lifo")
     with pytest.raises(LectureKitError, match="chunks"):
         build_graph(chunks=0)
+
+
+def test_ddp_buckets_by_hand():
+    # 4 layers, F = 1, B = 2, all-reduce 2 per layer + 1 per call, buckets of 2; time from 1.
+    # F1..F4 1-4, B4 5-6, B3 7-8, B2 9-10, B1 11-12.
+    # Overlap: bucket 1 (layers 4, 3) ready after B3 (8): A1 9-13 (1 + 2 * 2); bucket 2 after B1
+    # (12) but the link is busy until 13: A2 14-18 -> step 18.
+    # No overlap: both wait for B1: A1 13-17, A2 18-22 -> step 22.
+    on, off = ddp_step(), ddp_step(overlap=False)
+    assert (on.start_of("A1"), on.start_of("A2"), on.step_time) == (9, 14, 18)
+    assert (off.start_of("A1"), off.start_of("A2"), off.step_time) == (13, 18, 22)
+    assert on.exposed_comm() == 6 and off.exposed_comm() == 10  # 4 time units hidden
+    assert on.timeline().splitlines()[1].split()[1:] == ["."] * 8 + ["A1"] * 5 + ["A2"] * 5
+    # bucket size: 1 layer pays the latency 4 times (link-bound), 4 layers cannot overlap
+    assert ddp_bucket_sweep() == {1: (18, 24), 2: (18, 22), 3: (20, 22), 4: (21, 21)}
+    for r in (on, off):
+        core.verify(r.graph, r.schedule)
+
+
+def test_fsdp_prefetch_by_hand():
+    # 3 layers, F = 2, all-gather 3. Without prefetch: G1 1-3 F1 4-5 G2 6-8 F2 9-10 G3 11-13
+    # F3 14-15. With: G2 right after G1 (4-6, while F1 runs), F2 7-8, G3 7-9 (F1 freed its
+    # layer), F3 10-11.
+    on, off = fsdp_forward(), fsdp_forward(prefetch=False)
+    assert [on.start_of(n) for n in ("G1", "F1", "G2", "F2", "G3", "F3")] == [1, 4, 4, 7, 7, 10]
+    assert [off.start_of(n) for n in ("G1", "F1", "G2", "F2", "G3", "F3")] == [1, 4, 6, 9, 11, 14]
+    assert (on.step_time, off.step_time) == (11, 15)
+    # compute-bound: the all-gathers hide entirely behind the forward after the first
+    assert fsdp_forward(4, forward=3, gather=1).step_time == 1 + 4 * 3
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 8),
+    st.integers(1, 3),
+    st.integers(1, 4),
+    st.integers(0, 4),
+    st.integers(1, 8),
+    st.integers(0, 3),
+)
+def test_ddp_closed_form_and_bounds(layers, forward, backward, allreduce, bucket, latency):
+    bucket = min(bucket, layers)
+    if allreduce == latency == 0:
+        allreduce = 1
+    shape = dict(
+        layers=layers,
+        forward=forward,
+        backward=backward,
+        allreduce=allreduce,
+        bucket=bucket,
+        latency=latency,
+    )
+    on, off = ddp_step(**shape), ddp_step(overlap=False, **shape)
+    for r in (on, off):
+        core.verify(r.graph, r.schedule)
+    compute = layers * (forward + backward)
+    n = -(-layers // bucket)
+    comm = n * latency + layers * allreduce
+    assert off.step_time == compute + comm  # nothing hidden
+    assert max(compute, layers * forward + comm) < on.step_time <= off.step_time
+    if layers % bucket == 0:
+        assert on.step_time == ddp_closed_form(**shape)
+        assert off.step_time == ddp_closed_form(overlap=False, **shape)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 10), st.integers(1, 5), st.integers(1, 5))
+def test_fsdp_closed_form(layers, forward, gather):
+    for prefetch in (True, False):
+        r = fsdp_forward(layers, forward, gather, prefetch)
+        core.verify(r.graph, r.schedule)
+        assert r.step_time == fsdp_closed_form(layers, forward, gather, prefetch)
+
+
+def test_overlap_bad_input_is_named():
+    with pytest.raises(LectureKitError, match="bucket"):
+        ddp_step(layers=4, bucket=5)
+    with pytest.raises(LectureKitError, match="overlap"):
+        ddp_step(overlap="yes")
+    with pytest.raises(LectureKitError, match="both 0"):
+        ddp_step(allreduce=0, latency=0)
+    with pytest.raises(LectureKitError, match="gather"):
+        fsdp_forward(gather=0)
+    with pytest.raises(LectureKitError, match="prefetch"):
+        fsdp_forward(prefetch=1)

@@ -34,6 +34,31 @@ starts at 1): FIFO sends ``G3 G3 G2 G2 G1 G1`` from t = 3 to 14 and the forward 
 with priorities the link sends ``G3.1`` (alone at t = 3), ``G2.1`` (t = 5), ``G1.1 G1.2``
 (t = 7, 9), then ``G2.2 G3.2``, and ``F1`` starts at 11: 4 time units earlier, and the forward
 ends at 15 instead of 17.
+
+**Overlap of communication with computation** (the network as a resource, the same two units):
+
+- :func:`ddp_step`: data parallelism's gradient **buckets** (PyTorch DDP). The forward
+  ``F_1 .. F_L`` and backward ``B_L .. B_1`` run on the ``gpu``; the gradients are all-reduced
+  in buckets of ``bucket`` consecutive layers in the order the backward produces them, each
+  all-reduce ``A_j`` holding the ``link`` for ``latency + bucket * allreduce`` time units.
+  With ``overlap`` a bucket goes as soon as its last layer's backward is done; without, every
+  all-reduce waits for the whole backward. The step ends with the last pass or all-reduce.
+  Closed forms (``n = L / k`` buckets of ``k`` layers, ``a`` time units each, forward ``f``,
+  backward ``b`` per layer): without overlap ``L (f + b) + n a``; with overlap
+  ``L f + max(n k b + a, k b + n a)`` (the link either keeps up and only the last bucket is
+  exposed, or it does not and everything after the first bucket waits for the link). Small
+  buckets pay ``latency`` more often, one bucket of everything cannot overlap: the DDP
+  bucket-size trade-off (:func:`ddp_bucket_sweep`).
+- :func:`fsdp_forward`: ZeRO-3 / FSDP's **prefetch**. Before layer ``l``'s forward its
+  parameters are all-gathered (``G_l`` on the link, ``gather`` time units). Without prefetch
+  ``G_{l+1}`` is issued when ``F_l`` is done; with prefetch while ``F_l`` runs, as soon as
+  the link is free and ``F_{l-1}`` has released its layer (at most two layers gathered at
+  once: the working memory). Closed forms: ``L (f + g)`` without, ``g + f + (L - 1) max(f, g)``
+  with prefetch.
+
+Both are built from :mod:`lecturekit.core` alone, list-scheduled (the link serves buckets /
+layers in order), verified, and replayed with :func:`lecturekit.core.evaluate` as a check
+(:class:`OverlapRun`).
 """
 
 from __future__ import annotations
@@ -44,7 +69,19 @@ from .. import validate
 from ..core import Edge, Graph, Operation, Reservation, Schedule, evaluate, list_schedule, verify
 from ..errors import ScheduleError
 
-__all__ = ["POLICIES", "PriorityRun", "build_graph", "compare", "priority_schedule"]
+__all__ = [
+    "POLICIES",
+    "OverlapRun",
+    "PriorityRun",
+    "build_graph",
+    "compare",
+    "ddp_bucket_sweep",
+    "ddp_closed_form",
+    "ddp_step",
+    "fsdp_closed_form",
+    "fsdp_forward",
+    "priority_schedule",
+]
 
 #: policy -> what it means
 POLICIES = {
@@ -250,3 +287,222 @@ def priority_schedule(policy: str = "priority", **shape) -> PriorityRun:
 def compare(**shape) -> dict[str, PriorityRun]:
     """Both policies on the same graph: ``{"fifo": run, "priority": run}``."""
     return {p: priority_schedule(p, **shape) for p in POLICIES}
+
+
+# -- overlap of communication with computation: DDP buckets, FSDP prefetch --------------------
+class _Builder:
+    def __init__(self):
+        self.ops: list[Operation] = []
+        self.edges: list[Edge] = []
+        self.idx: dict[str, int] = {}
+        self.dur: dict[str, int] = {}
+
+    def op(self, name: str, text: str, unit: str, d: int, kind: str) -> None:
+        self.idx[name] = len(self.ops)
+        self.dur[name] = d
+        self.ops.append(
+            Operation(
+                name=name,
+                text=text,
+                reservations=(Reservation(unit, 0, d),),
+                tail=d - 1,
+                kind=kind,
+                stream=unit,
+            )
+        )
+
+    def after(self, src: str, dst: str, on: str) -> None:  # dst starts once src is done
+        self.edges.append(Edge(self.idx[src], self.idx[dst], self.dur[src], "DEP", on))
+
+    def graph(self, name: str) -> Graph:
+        return Graph(self.ops, self.edges, units={"gpu": 1, "link": 1}, issue_width=None, name=name)
+
+
+@dataclass
+class OverlapRun:
+    """A step of computation and communication on the ``gpu`` and the ``link``."""
+
+    what: str
+    overlap: bool
+    graph: Graph
+    schedule: Schedule
+
+    @property
+    def step_time(self) -> int:
+        """From the first time unit to the last one any pass or transfer occupies."""
+        return max(
+            s + op.reservations[0].cycles - 1
+            for s, op in zip(self.schedule.start, self.graph.ops, strict=True)
+        )
+
+    def start_of(self, name: str) -> int:
+        for i, op in enumerate(self.graph.ops):
+            if op.name == name:
+                return self.schedule.start[i]
+        raise ScheduleError(f"no operation named {name!r}")
+
+    def exposed_comm(self) -> int:
+        """Time units the link works while the GPU is idle (communication not hidden)."""
+        gpu, link = set(), set()
+        for s, op in zip(self.schedule.start, self.graph.ops, strict=True):
+            (gpu if op.stream == "gpu" else link).update(range(s, s + op.reservations[0].cycles))
+        return len(link - gpu)
+
+    def order(self) -> dict[str, list[int]]:
+        """Per resource, its operations in start order (what :func:`core.evaluate` replays)."""
+        out: dict[str, list[int]] = {"gpu": [], "link": []}
+        for i in sorted(range(len(self.graph.ops)), key=lambda i: (self.schedule.start[i], i)):
+            out[self.graph.ops[i].stream].append(i)
+        return out
+
+    def timeline(self) -> str:
+        """Two text rows, ``gpu`` and ``link``, one column per time unit."""
+        rows = {"gpu": ["."] * self.step_time, "link": ["."] * self.step_time}
+        for s, op in zip(self.schedule.start, self.graph.ops, strict=True):
+            for t in range(s, s + op.reservations[0].cycles):
+                rows[op.stream][t - 1] = op.name
+        w = max(len(x) for r in rows.values() for x in r)
+        return "\n".join(f"{k:<5}" + " ".join(x.ljust(w) for x in v) for k, v in rows.items())
+
+
+def _run(what: str, overlap: bool, g: Graph, rank: dict[str, int]) -> OverlapRun:
+    def prio(graph: Graph, i: int) -> float:  # the link serves in the given order
+        return -rank.get(graph.ops[i].name, 0)
+
+    prio.__name__ = "in order"
+    sched = list_schedule(g, prio)
+    verify(g, sched)
+    run = OverlapRun(what, overlap, g, sched)
+    replay = evaluate(g, run.order())
+    verify(g, replay)
+    if list(replay.start) != list(sched.start):
+        raise ScheduleError("internal: evaluate's replay differs from the list schedule")
+    return run
+
+
+def _bool(x, what: str) -> bool:
+    if not isinstance(x, bool):
+        raise ScheduleError(f"{what}: expected True or False, got {x!r}")
+    return x
+
+
+def ddp_step(
+    layers: int = 4,
+    forward: int = 1,
+    backward: int = 2,
+    allreduce: int = 2,
+    bucket: int = 2,
+    latency: int = 1,
+    overlap: bool = True,
+) -> OverlapRun:
+    """One data-parallel training step with bucketed gradient all-reduce (see the module text).
+
+    ``allreduce``: time units per layer's gradient on the link; ``bucket``: layers per bucket
+    (the last bucket takes what is left); ``latency``: the fixed cost of each all-reduce."""
+    L = validate.integer(layers, "layers", 1, 256)
+    f = validate.integer(forward, "forward", 1, 1000)
+    b = validate.integer(backward, "backward", 1, 1000)
+    r = validate.integer(allreduce, "allreduce", 0, 1000)
+    k = validate.integer(bucket, "bucket", 1, L)
+    alpha = validate.integer(latency, "latency", 0, 1000)
+    overlap = _bool(overlap, "overlap")
+    if r == 0 and alpha == 0:
+        raise ScheduleError("allreduce and latency are both 0: an all-reduce must take time")
+    bld = _Builder()
+    for layer in range(1, L + 1):
+        bld.op(f"F{layer}", f"forward of layer {layer}", "gpu", f, "F")
+    for layer in range(L, 0, -1):
+        bld.op(f"B{layer}", f"backward of layer {layer}", "gpu", b, "B")
+    buckets = [list(range(top, max(top - k, 0), -1)) for top in range(L, 0, -k)]
+    rank = {}
+    for j, members in enumerate(buckets, 1):
+        bld.op(
+            f"A{j}",
+            f"all-reduce of bucket {j} (layers {', '.join(map(str, members))})",
+            "link",
+            alpha + r * len(members),
+            "A",
+        )
+        rank[f"A{j}"] = j
+    for layer in range(1, L):
+        bld.after(f"F{layer}", f"F{layer + 1}", f"activations of layer {layer}")
+    bld.after(f"F{L}", f"B{L}", "the loss")
+    for layer in range(L, 1, -1):
+        bld.after(f"B{layer}", f"B{layer - 1}", f"gradient of layer {layer - 1}'s output")
+    for j, members in enumerate(buckets, 1):
+        last = f"B{members[-1]}" if overlap else "B1"
+        bld.after(last, f"A{j}", f"bucket {j}'s gradients computed")
+        if j > 1:
+            bld.after(f"A{j - 1}", f"A{j}", "the link, in bucket order")
+    g = bld.graph(
+        f"DDP step: {L} layers, buckets of {k}, " + ("overlapped" if overlap else "no overlap")
+    )
+    return _run("ddp", overlap, g, rank)
+
+
+def ddp_closed_form(
+    layers: int = 4,
+    forward: int = 1,
+    backward: int = 2,
+    allreduce: int = 2,
+    bucket: int = 2,
+    latency: int = 1,
+    overlap: bool = True,
+) -> int | None:
+    """The step time of :func:`ddp_step` when ``bucket`` divides ``layers`` (else ``None``)."""
+    L, f, b, k = layers, forward, backward, bucket
+    if L % k:
+        return None
+    n, a = L // k, latency + k * allreduce
+    if not overlap:
+        return L * (f + b) + n * a
+    return L * f + max(n * k * b + a, k * b + n * a)
+
+
+def ddp_bucket_sweep(**shape) -> dict[int, tuple[int, int]]:
+    """``{bucket: (step time with overlap, without)}`` for every bucket size 1 .. layers."""
+    L = validate.integer(shape.get("layers", 4), "layers", 1, 256)
+    shape = {k: v for k, v in shape.items() if k not in ("bucket", "overlap")}
+    return {
+        k: (
+            ddp_step(bucket=k, overlap=True, **shape).step_time,
+            ddp_step(bucket=k, overlap=False, **shape).step_time,
+        )
+        for k in range(1, L + 1)
+    }
+
+
+def fsdp_forward(
+    layers: int = 3, forward: int = 2, gather: int = 3, prefetch: bool = True
+) -> OverlapRun:
+    """ZeRO-3 / FSDP's forward pass: all-gather each layer's parameters before its forward,
+    with or without prefetching the next layer's while the current one computes (see the
+    module text); at most two layers are gathered at once."""
+    L = validate.integer(layers, "layers", 1, 256)
+    f = validate.integer(forward, "forward", 1, 1000)
+    g = validate.integer(gather, "gather", 1, 1000)
+    prefetch = _bool(prefetch, "prefetch")
+    bld = _Builder()
+    for layer in range(1, L + 1):
+        bld.op(f"G{layer}", f"all-gather of layer {layer}'s parameters", "link", g, "G")
+        bld.op(f"F{layer}", f"forward of layer {layer}", "gpu", f, "F")
+    for layer in range(1, L + 1):
+        bld.after(f"G{layer}", f"F{layer}", f"layer {layer}'s parameters gathered")
+        if layer > 1:
+            bld.after(f"F{layer - 1}", f"F{layer}", f"activations of layer {layer - 1}")
+            bld.after(f"G{layer - 1}", f"G{layer}", "the link, in layer order")
+        if prefetch and layer > 2:  # layer l-2's parameters freed: room for layer l
+            bld.after(f"F{layer - 2}", f"G{layer}", f"layer {layer - 2}'s parameters freed")
+        elif not prefetch and layer > 1:
+            bld.after(f"F{layer - 1}", f"G{layer}", f"layer {layer - 1} done")
+    graph = bld.graph(f"FSDP forward: {L} layers, " + ("prefetch" if prefetch else "no prefetch"))
+    return _run("fsdp", prefetch, graph, {f"G{k}": k for k in range(1, L + 1)})
+
+
+def fsdp_closed_form(
+    layers: int = 3, forward: int = 2, gather: int = 3, prefetch: bool = True
+) -> int:
+    """The forward time of :func:`fsdp_forward`."""
+    if not prefetch:
+        return layers * (forward + gather)
+    return gather + forward + (layers - 1) * max(forward, gather)
