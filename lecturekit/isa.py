@@ -79,6 +79,12 @@ OPCODES: dict[str, tuple[str, str]] = {
     "div.d": ("rrr", "fdiv"),
 }
 
+#: the H&P integer forms that compute what a lecture opcode computes (the same class and timing);
+#: tools that look for an induction-variable update or interpret a block can use this map
+SAME_AS: dict[str, str] = {"addu": "add", "daddu": "add", "addiu": "addi", "daddui": "addi"}
+#: opcodes with no three-address form (floating point): rendered in MIPS notation
+FP_OPCODES = frozenset({"l.d", "s.d", "add.d", "sub.d", "mul.d", "div.d"})
+
 #: three-address operator -> (register form, immediate form)
 TAC_OPERATORS: dict[str, tuple[str, str]] = {
     "+": ("add", "addi"),
@@ -214,7 +220,11 @@ def format_instruction(ins: Instruction, notation: str | None = None) -> str:
     fmt = OPCODES[ins.opcode][0]
     d = ins.dests
     s = ins.srcs
+    if notation == "tac" and ins.opcode in FP_OPCODES:
+        notation = "mips"  # '=' and mem[] would read back as integer add and lw
     if notation == "tac":
+        opcode = SAME_AS.get(ins.opcode, ins.opcode)
+        ins = Instruction(**{**ins.__dict__, "opcode": opcode})
         if ins.opcode == "nop":
             return "nop"
         if fmt == "rrr":

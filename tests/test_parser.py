@@ -118,3 +118,29 @@ def test_format_round_trips(seed, notation):
                 ins.imm,
                 ins.mem,
             )
+
+
+def test_hp_opcodes_render_and_read_back():
+    from lecturekit.isa import SAME_AS, format_instruction
+
+    src = (
+        "l.d $f0, 8($s1)\nadd.d $f4, $f0, $f2\nsub.d $f6, $f4, $f2\nmul.d $f8, $f6, $f4\n"
+        "div.d $f10, $f8, $f6\ns.d $f10, 16($s1)\naddu $t0, $t1, $t2\ndaddu $t3, $t0, $t0\n"
+        "addiu $t4, $t3, 4\ndaddui $s1, $s1, -8\n"
+    )
+    prog = parse(src)
+    for ins in prog:
+        back = parse(format_instruction(ins, "mips"))[0]
+        assert (back.opcode, back.dests, back.srcs, back.imm, back.mem) == (
+            ins.opcode,
+            ins.dests,
+            ins.srcs,
+            ins.imm,
+            ins.mem,
+        )
+        tac = parse(format_instruction(ins, "tac"))[0]
+        # FP stays in MIPS notation (in three-address form it would read back as add or lw);
+        # the unsigned/doubleword integer forms read back as the lecture opcode they equal
+        assert tac.op_class == ins.op_class
+        assert tac.opcode == SAME_AS.get(ins.opcode, ins.opcode)
+        assert (tac.dests, tac.srcs, tac.imm, tac.mem) == (ins.dests, ins.srcs, ins.imm, ins.mem)
