@@ -335,3 +335,73 @@ def test_moving_the_pointer_update_and_counting_offsets_removes_the_expansion():
     prog = parse(HAND_PIPELINED_SAXPY)
     assert prog.labels["done"] - prog.labels["kernel"] == 8  # one iteration, no copy
     assert _slope(HAND_PIPELINED_SAXPY, "lecture") == 10  # II, with no stall
+
+
+# Induction-variable motion in the generated code (issue 17)
+
+
+@pytest.mark.parametrize("machine", ["lecture", "dual"])
+def test_motion_removes_the_pointers_modulo_variable_expansion(machine):
+    from lecturekit.loops.timing import measure
+
+    src = example("saxpy_loop")
+    plain = modulo_schedule(src, machine)
+    moved = modulo_schedule(src, machine, move_induction=True)
+    assert moved.ii == plain.ii and moved.schedule.start == plain.schedule.start
+    copies = {lt.register: lt.copies for lt in plain.lifetimes if lt.register == "s2"}
+    assert copies == {"s2": 2} and plain.unroll == 2  # the pointer alone needed two registers
+    assert all(lt.copies == 1 for lt in moved.lifetimes) and moved.unroll == 1
+    (m,) = moved.motion  # sw $t2, 0($s2) in stage 2 reads $s2 after its next update: -4
+    assert (m["index"], m["register"], m["offset_change"]) == (4, "s2", -4)
+    assert any("sw    $t2, -4($s2)" in line for line in moved.kernel)
+    assert any("induction-variable motion" in note for note in moved.notes)
+    assert moved.to_dict()["motion"] == moved.motion and plain.to_dict()["motion"] == []
+    assert len(moved.code.splitlines()) < len(plain.code.splitlines())
+    for n in range(1, 20):
+        assert compare(src, moved.code, *example_state("saxpy_loop", n)) == [], n
+    a, b = (measure(r.code, *example_state("saxpy_loop", 40), machine) for r in (plain, moved))
+    assert b.cycles - a.cycles < 4 * moved.ii  # the same kernel speed: no pass is lost
+
+
+@pytest.mark.parametrize("name", ["running_sum", "prefix_product"])
+@pytest.mark.parametrize("machine", ["lecture", "dual"])
+def test_motion_keeps_the_recurrences_right(name, machine):
+    src = example(name)
+    r = modulo_schedule(src, machine, move_induction=True)
+    for n in range(1, 14):
+        assert compare(src, r.code, *example_state(name, n)) == [], (n, r.code)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10**6),
+    size=st.integers(4, 14),
+    machine=st.sampled_from(["lecture", "dual", "classic5"]),
+    overlap=st.booleans(),
+)
+def test_random_loops_pipelined_with_motion_compute_the_same(seed, size, machine, overlap):
+    rl = random_loop(seed, size=size, overlap=overlap)
+    r = modulo_schedule(rl.source, machine, restrict=not overlap, move_induction=True)
+    plain = modulo_schedule(rl.source, machine, restrict=not overlap)
+    verify(r.graph, r.schedule, ii=r.ii)
+    assert r.ii == plain.ii and r.unroll <= plain.unroll
+    S, u = r.stage_count, r.unroll
+    for n in sorted({1, 2, 3, S - 1, S, S + 1, S + u, S + 2 * u + 1, 17} - {0}):
+        regs, mem = rl.state(n, seed)
+        assert compare(rl.source, r.code, regs, mem) == [], (n, rl.source, r.code)
+
+
+def test_cli_modulo_move_induction(tmp_path, capsys):
+    import json
+
+    from lecturekit.cli import main
+
+    path = tmp_path / "saxpy.s"
+    path.write_text(example("saxpy_loop"))
+    assert main(["modulo", str(path), "--json", "--move-induction"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["unroll"] == 1 and data["motion"][0]["offset_change"] == -4
+    assert main(["modulo", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["motion"] == []
+    assert main(["modulo", str(path), "--move-induction"]) == 0
+    assert "induction-variable motion" in capsys.readouterr().out

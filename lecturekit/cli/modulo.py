@@ -11,7 +11,9 @@ parts, ``--trace`` the scheduler's steps.
 respects), ``res_mii``, ``rec_mii``, ``mii``, ``ii``, ``stage_count``, ``ops`` (``index``,
 ``cycle``, ``stage``, ``row``), ``unroll``, ``registers``, ``code_size``, ``prologue``,
 ``kernel``, ``epilogue`` (lists of lines of code), ``code`` (the whole program, or null),
-``notes``, ``table`` (rows of the reservation table, one string per column).
+``notes``, ``motion`` (per access moved past a pointer update: ``index``, ``register``,
+``updates_later``, ``offset_change``), ``table`` (rows of the reservation table, one string
+per column).
 """
 
 from __future__ import annotations
@@ -45,12 +47,25 @@ def register(sub) -> None:
         help="seconds the scheduler may search before using one iteration's list schedule "
         "(default 10)",
     )
+    p.add_argument(
+        "--move-induction",
+        action="store_true",
+        help="loads and stores read the newest pointer value already computed, offsets "
+        "rewritten (induction-variable motion: no modulo variable expansion for the pointer) "
+        "(default: off)",
+    )
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     loop = load_loop(args)
-    r = modulo_schedule(loop, loop.machine, restrict=loop.restrict, time_limit=args.time_limit)
+    r = modulo_schedule(
+        loop,
+        loop.machine,
+        restrict=loop.restrict,
+        time_limit=args.time_limit,
+        move_induction=args.move_induction,
+    )
     if args.json:
         data = r.to_dict()
         data["table"] = {

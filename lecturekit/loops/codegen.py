@@ -156,6 +156,33 @@ def _expand(lives: list[Lifetime], names: Names) -> int:
     return u
 
 
+def _move_induction(loop: Loop, start: list[int], ii: int, reaching) -> dict:
+    """Induction-variable motion in the kernel: a load or store that uses an induction
+    variable ``r`` only as its base reads the value of the *newest* update of ``r`` that has
+    issued (its latency included) when the access issues, instead of the value its own
+    iteration would see, and its offset is rewritten by ``-step`` per update it reads beyond
+    it. The pointer then lives about one II, so it needs no modulo variable expansion.
+    Returns ``access -> (register, step, distance read)`` for the accesses that change."""
+    out = {}
+    for reg, iv in loop.inductions.items():
+        a = iv.position
+        for k, ins in enumerate(loop.body):
+            if k == a or ins.mem is None or ins.mem.base != reg or reg in ins.dests:
+                continue
+            if list(ins.srcs).count(reg) != 1 or reaching.get((k, reg), (None,))[0] != a:
+                continue  # r is also a value operand (or not this update's value)
+            was = reaching[(k, reg)][1]
+            lat = max(
+                (e.latency for e in loop.edges
+                 if (e.src, e.dst, e.kind) == (a, k, "RAW") and e.on in (reg, f"${reg}")),
+                default=1,
+            )  # fmt: skip
+            dist = -((start[k] - start[a] - lat) // ii)
+            if dist < was:
+                out[k] = (reg, iv.step, dist)
+    return out
+
+
 def pipeline_code(result) -> None:
     """Fill ``result`` (a :class:`~lecturekit.loops.modulo.ModuloResult`) with lifetimes, the
     kernel unroll factor, prologue / kernel / epilogue lines and the whole program."""
@@ -183,6 +210,11 @@ def pipeline_code(result) -> None:
         )  # fmt: skip
         ahead = max(0, (start[br] - start[a] - lat) // ii)
         reaching[(br, trip.induction)] = (a, -ahead)
+    shift: dict[int, tuple[str, int, int]] = {}  # access -> (register, step, distance read)
+    if getattr(result, "move_induction", False):
+        shift = _move_induction(loop, start, ii, reaching)
+        for k, (reg, _step, dist) in shift.items():
+            reaching[(k, reg)] = (loop.inductions[reg].position, dist)
     lives = lifetimes(loop, start, ii, regs, reaching)
     u = _expand(lives, regs)
     value_of = {(lt.op, lt.register): lt for lt in lives}
@@ -197,11 +229,20 @@ def pipeline_code(result) -> None:
         d, dist = reaching[(k, reg)]
         return name(d, reg, i - dist)
 
-    def op_text(k: int, i: int) -> str:
+    def op_text(k: int, i: int, last: int | None = None) -> str:
+        """Instruction ``k`` of iteration ``i`` (``last``: the last iteration's index, in the
+        epilogue, where no later iteration's induction update runs)."""
         ins = body[k]
         dests = [r if r in ZERO_REGISTERS else name(k, r, i) for r in ins.dests]
         srcs = [src(k, r, i) for r in ins.srcs]
         base = src(k, ins.mem.base, i) if ins.mem is not None else None
+        if k in shift:  # induction-variable motion: read a newer pointer, offset rewritten
+            reg, step, dist = shift[k]
+            a, was = loop.reaching[(k, reg)]
+            if last is not None and i - dist > last:
+                dist = i - last  # that iteration's update does not exist: the last one's
+            base = name(a, reg, i - dist)
+            ins = replace(ins, mem=replace(ins.mem, offset=ins.mem.offset - (was - dist) * step))
         return render(ins, dests, srcs, base)
 
     order = sorted(range(n), key=lambda k: (k == br, rows[k], -stages[k], k))
@@ -238,7 +279,23 @@ def pipeline_code(result) -> None:
             if k != br and stages[k] >= e + 1:
                 i = S - 1 + e - stages[k]
                 note = f"I{k + 1} iter N-{stages[k] - e} stage {stages[k]}"
-                epilogue.append(_comment(op_text(k, i), note))
+                epilogue.append(_comment(op_text(k, i, S - 2), note))
+    if shift:
+        moved = [
+            f"{body[k].text or body[k]} reads ${reg} {loop.reaching[(k, reg)][1] - dist} "
+            f"update(s) later, offset {-(loop.reaching[(k, reg)][1] - dist) * step:+d}"
+            for k, (reg, step, dist) in sorted(shift.items())
+        ]
+        result.notes.append("induction-variable motion: " + "; ".join(moved))
+        result.motion = [
+            {
+                "index": k,
+                "register": reg,
+                "updates_later": loop.reaching[(k, reg)][1] - dist,
+                "offset_change": -(loop.reaching[(k, reg)][1] - dist) * step,
+            }
+            for k, (reg, step, dist) in sorted(shift.items())
+        ]
     result.lifetimes = lives
     result.unroll = u
     result.prologue = prologue

@@ -698,6 +698,8 @@ class ModuloResult:
     code: str | None = None
     registers: int = 0
     code_size: int = 0
+    move_induction: bool = False
+    motion: list[dict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -751,6 +753,7 @@ class ModuloResult:
             "epilogue": list(self.epilogue),
             "code": self.code,
             "notes": list(self.notes),
+            "motion": list(self.motion),
         }
 
 
@@ -774,6 +777,7 @@ def modulo_schedule(
     keep_war: bool | str = "auto",
     codegen: bool = True,
     time_limit: float | None = 10.0,
+    move_induction: bool = False,
 ) -> ModuloResult:
     """Software-pipeline the loop in ``source`` (text, parsed program, or a :class:`Loop`).
 
@@ -788,6 +792,11 @@ def modulo_schedule(
 
     ``time_limit`` (seconds, for everything): when it is reached the search stops and one
     iteration's list schedule is used (``info["timed_out"]``; best found, not proven smallest).
+
+    ``move_induction``: in the generated code, loads and stores through an induction variable
+    read the newest pointer value already computed and have their offsets rewritten
+    (induction-variable motion, :func:`lecturekit.loops.codegen._move_induction`); ``motion``
+    and ``notes`` say which. Default ``False``: every access reads its own iteration's pointer.
     """
     if keep_war not in (True, False, "auto"):
         raise ScheduleError(f"keep_war must be True, False or 'auto', got {keep_war!r}")
@@ -849,6 +858,7 @@ def modulo_schedule(
         recurrences=recurrences(free),
         bounds_graph=free,
         notes=notes,
+        move_induction=move_induction,
     )
     if codegen:
         from .codegen import pipeline_code
