@@ -35,9 +35,10 @@ Presets
     latencies of their Figure 3.2 (file ``data/machines/hp-fp.toml``, which cites the source).
 
 Two fields express a textbook's table where stage positions do not: ``latency_pairs`` gives
-the RAW issue distance for a (producer class, consumer class) pair outright (other pairs keep
-the latency the stages give), and ``branch_resolves_in`` names the stage where a branch needs
-its operands (``"ID"``: an ALU result reaches a branch one cycle later than an ALU op).
+the RAW issue distance on a register for a (producer class, consumer class) pair outright
+(other pairs keep the latency the stages give), and ``branch_resolves_in`` names the stage
+where a branch needs its operands (``"ID"``: an ALU result reaches a branch one cycle later
+than an ALU op).
 ``delay_slot = true`` gives branches a delay slot (MIPS): the instruction after a branch always
 executes, whether or not it is taken.
 
@@ -88,8 +89,8 @@ class Machine:
     same_cycle_read: bool = False
     memory_stage: str | None = None
     description: str = ""
-    #: RAW issue distance by (producer class, consumer class), overriding what the stage
-    #: positions give (a textbook table such as H&P's "FP ALU op -> store double")
+    #: RAW issue distance on a register by (producer class, consumer class), overriding what
+    #: the stage positions give (a textbook table such as H&P's "FP ALU op -> store double")
     latency_pairs: dict[tuple[str, str], int] = field(default_factory=dict)
     #: the stage in which a branch reads its operands and resolves (``None``: like any other
     #: instruction, in the execute stage); ``"ID"`` on a five-stage pipeline is H&P's
@@ -589,6 +590,12 @@ def validate(m: Machine, source: str | None = None) -> None:
             )
     if "alu" not in m.ops:
         raise MachineError(f"{where}: ops.alu is required")
+    if not isinstance(m.latency_pairs, dict) or not all(
+        isinstance(k, tuple) and len(k) == 2 for k in m.latency_pairs
+    ):
+        raise MachineError(
+            f"{where}: latency_pairs must map (producer, consumer) class pairs to latencies"
+        )
     for (prod, cons), lat in m.latency_pairs.items():
         if prod not in OP_CLASSES or cons not in OP_CLASSES:
             raise MachineError(f"{where}: latency_pairs: unknown class in {prod!r} -> {cons!r}")
