@@ -283,3 +283,18 @@ def test_plan_cli_takes_cp_and_ep(capsys):
     assert "x cp" in text and "1x8x1x8" in text
     assert main(["parallel", "plan", "--cp", "1,x"]) != 0
     assert "--cp: 'x' is not a degree" in capsys.readouterr().err
+
+
+def test_planner_widget_context_and_expert_parallelism():
+    pytest.importorskip("ipywidgets")
+    from lecturekit.widgets.planner import planner_explorer
+
+    ex = planner_explorer("mixtral-8x7b", 64, batch=8)
+    assert ex.error.value == "" and ex.plans
+    assert ex.plans[0].ep > 1 and "dp × tp × pp × cp" in ex.headline.value
+    assert {p.cp for p in ex.plans} == {1}
+    ex.controls["max_cp"].value = 4
+    assert ex.error.value == "" and {p.cp for p in ex.plans} > {1}
+    assert all(p.cp in (1, 2, 4) for p in ex.plans) and " CP " in ex.table.value
+    ex.controls["cp_kind"].value = "ulysses"  # 8 key/value heads: cp x tp must divide them
+    assert ex.error.value == "" and all((8 // p.tp) % p.cp == 0 for p in ex.plans)

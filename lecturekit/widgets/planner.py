@@ -20,6 +20,10 @@ _GPUS = [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]
 _BATCH = [8, 16, 32, 64, 128, 256, 512, 1024, 1536, 2048, 4096]
 
 
+#: context-parallel degrees the explorer tries, up to the chosen maximum
+_CP = (1, 2, 4, 8, 16, 32, 64)
+
+
 def _safe_keys(mapping) -> list:
     return list(mapping)
 
@@ -72,6 +76,15 @@ class PlannerExplorer:
                 style=style,
                 continuous_update=False,
             ),
+            "max_cp": w.Dropdown(
+                options=list(_CP),
+                value=1,
+                description="context parallel ≤",
+                style=style,
+            ),
+            "cp_kind": w.Dropdown(
+                options=["ring", "ulysses"], value="ring", description="CP by", style=style
+            ),
             "tokens": w.FloatLogSlider(
                 value=300e9,
                 base=10,
@@ -101,7 +114,10 @@ class PlannerExplorer:
         c = {k: ctl.value for k, ctl in self.controls.items()}
         model = preset(c["preset"]).with_(batch=c["batch"])
         cluster = Cluster(gpus=c["gpus"], gpus_per_node=c["gpus_per_node"], gpu=c["gpu"])
-        plans = plan(model, cluster, efficiency=c["efficiency"])
+        cps = [cp for cp in _CP if cp <= c["max_cp"]]
+        plans = plan(
+            model, cluster, efficiency=c["efficiency"], cp_options=cps, cp_kind=c["cp_kind"]
+        )  # a mixture of experts: every expert-parallel degree is tried
         self.plans = plans
         if not plans:
             self.headline.value = (
@@ -112,7 +128,8 @@ class PlannerExplorer:
             return
         best = plans[0]
         self.headline.value = (
-            f"<b>{len(plans)}</b> layouts fit. Fastest: <b>{best.layout}</b> (dp × tp × pp), "
+            f"<b>{len(plans)}</b> layouts fit. Fastest: <b>{best.layout}</b> "
+            f"({'dp × tp × pp × cp' if best.cp > 1 or best.ep > 1 else 'dp × tp × pp'}), "
             f"ZeRO-{best.zero}, {best.micro_batches} micro-batches, {best.recompute} "
             f"recomputation: {best.step_time:.2f} s per step, {best.mfu:.0%} of peak, "
             f"<b>{best.days(c['tokens']):.1f} days</b> for {c['tokens']:.3g} tokens."
