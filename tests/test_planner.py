@@ -298,3 +298,38 @@ def test_planner_widget_context_and_expert_parallelism():
     assert all(p.cp in (1, 2, 4) for p in ex.plans) and " CP " in ex.table.value
     ex.controls["cp_kind"].value = "ulysses"  # 8 key/value heads: cp x tp must divide them
     assert ex.error.value == "" and all((8 // p.tp) % p.cp == 0 for p in ex.plans)
+
+
+def test_megatron_groups_docstring_example_and_3d_layout():
+    """Megatron-LM's parallel_state docstring: 16 GPUs, tp = 2, pp = 4 (dp = 2): tensor groups
+    [g0, g1], [g2, g3], ...; data groups [g0, g2], [g1, g3], ...; pipeline groups
+    [g0, g4, g8, g12], [g1, g5, g9, g13], [g2, g6, g10, g14], [g3, g7, g11, g15]."""
+    from lecturekit.llm.planner import megatron_groups
+
+    g = megatron_groups(tp=2, dp=2, pp=4)
+    assert g["tensor"][:2] == [[0, 1], [2, 3]] and len(g["tensor"]) == 8
+    assert g["data"][:2] == [[0, 2], [1, 3]] and len(g["data"]) == 8
+    assert g["pipeline"] == [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]]
+    lay = rank_layout(dp=2, pp=4, tp=2)  # the 3D layout numbers ranks the same way
+    for kind in ("tensor", "data", "pipeline"):
+        assert sorted(g[kind]) == sorted(lay.groups(kind))
+
+
+def test_megatron_groups_5d_by_hand():
+    """tp = 2, cp = 2, dp = 4 on 16 GPUs, ep = 4: EP regroups the dp x cp ranks (Megatron-LM's
+    order tp-cp-ep-dp-pp; expert data-parallel size dp cp / ep = 2)."""
+    from lecturekit.llm.planner import megatron_groups
+
+    g = megatron_groups(tp=2, cp=2, dp=4, ep=4)
+    assert g["context"][:3] == [[0, 2], [1, 3], [4, 6]]
+    assert g["data"][:2] == [[0, 4, 8, 12], [1, 5, 9, 13]]
+    assert g["data_context"] == [list(range(0, 16, 2)), list(range(1, 16, 2))]
+    assert g["expert"] == [[0, 2, 4, 6], [1, 3, 5, 7], [8, 10, 12, 14], [9, 11, 13, 15]]
+    assert g["expert_data"][:2] == [[0, 8], [1, 9]]
+    for kind, groups in g.items():  # every kind partitions the 16 ranks
+        assert sorted(r for grp in groups for r in grp) == list(range(16)), kind
+    # an expert group lies inside one data_context group: EP uses no extra GPUs
+    for grp in g["expert"]:
+        assert any(set(grp) <= set(dc) for dc in g["data_context"])
+    with pytest.raises(ConfigError, match="must divide dp x cp = 8"):
+        megatron_groups(tp=2, cp=2, dp=4, ep=16)

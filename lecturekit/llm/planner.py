@@ -73,6 +73,7 @@ __all__ = [
     "cp_step_seconds",
     "days_to_train",
     "ep_step_seconds",
+    "megatron_groups",
     "model_flops",
     "plan",
     "plan_table",
@@ -297,6 +298,58 @@ def rank_layout(dp: int = 2, pp: int = 4, tp: int = 4, gpus_per_node: int = 4) -
         s = r // (tp * dp)
         ranks.append((d, s, t, r // gpus_per_node))
     return RankLayout(dp, pp, tp, gpus_per_node, tuple(ranks))
+
+
+def megatron_groups(
+    tp: int = 1, cp: int = 1, dp: int = 1, pp: int = 1, ep: int = 1
+) -> dict[str, list[list[int]]]:
+    """Megatron-LM's communication groups of a 5D job, rank order ``tp-cp-ep-dp-pp``.
+
+    Dense layers see the ranks as the grid ``pp x dp x cp x tp`` (tensor index fastest): groups
+    ``tensor``, ``context``, ``data`` (gradients of dense layers are averaged over ``data x
+    context``: ``data_context``), ``pipeline``. MoE layers see the *same* ranks as
+    ``pp x edp x ep x tp`` with ``edp = dp cp / ep`` (expert tensor parallelism = ``tp``):
+    ``expert`` groups (the all-to-all) and ``expert_data`` groups (an expert's gradients).
+    ``ep`` must divide ``dp x cp``. Each kind's groups partition the ranks."""
+    for name, v in (("tp", tp), ("cp", cp), ("dp", dp), ("pp", pp), ("ep", ep)):
+        validate.integer(v, name, 1)
+    world = tp * cp * dp * pp
+    if world > MAX_LAYOUT_GPUS:
+        raise ConfigError(
+            f"tp x cp x dp x pp = {world:,} GPUs: a rank layout lists at most "
+            f"{MAX_LAYOUT_GPUS:,} GPUs"
+        )
+    if (dp * cp) % ep:
+        raise ConfigError(
+            f"ep: {ep} must divide dp x cp = {dp * cp}: expert parallelism regroups the data- and "
+            f"context-parallel ranks"
+        )
+    edp = dp * cp // ep
+
+    def rank(p, d, c, t):  # dense view
+        return ((p * dp + d) * cp + c) * tp + t
+
+    def erank(p, e_d, e, t):  # expert view of the same ranks
+        return ((p * edp + e_d) * ep + e) * tp + t
+
+    R = range
+    return {
+        "tensor": [[rank(p, d, c, t) for t in R(tp)] for p in R(pp) for d in R(dp) for c in R(cp)],
+        "context": [[rank(p, d, c, t) for c in R(cp)] for p in R(pp) for d in R(dp) for t in R(tp)],
+        "data": [[rank(p, d, c, t) for d in R(dp)] for p in R(pp) for c in R(cp) for t in R(tp)],
+        "data_context": [
+            [rank(p, d, c, t) for d in R(dp) for c in R(cp)] for p in R(pp) for t in R(tp)
+        ],
+        "pipeline": [
+            [rank(p, d, c, t) for p in R(pp)] for d in R(dp) for c in R(cp) for t in R(tp)
+        ],
+        "expert": [
+            [erank(p, e_d, e, t) for e in R(ep)] for p in R(pp) for e_d in R(edp) for t in R(tp)
+        ],
+        "expert_data": [
+            [erank(p, e_d, e, t) for e_d in R(edp)] for p in R(pp) for e in R(ep) for t in R(tp)
+        ],
+    }
 
 
 # ----------------------------------------------------------------------------------------------
