@@ -91,7 +91,9 @@ def _python_dirs() -> list[str]:
 
 def command(exe: str, scratch: Path, package: Path, *, bind_scratch: bool = True) -> list[str]:
     """The ``bwrap`` command line (without the program to run) for one sandboxed run."""
-    cmd = [exe, "--ro-bind", "/usr", "/usr"]
+    # /proc, /dev and the private /tmp first: a bind below them (a course or a virtualenv that
+    # lives under /tmp) must be mounted on top of the tmpfs, not hidden by it
+    cmd = [exe, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--ro-bind", "/usr", "/usr"]
     for name in ("bin", "lib", "lib32", "lib64", "sbin"):
         target = Path("/") / name
         if target.is_symlink():
@@ -105,7 +107,6 @@ def command(exe: str, scratch: Path, package: Path, *, bind_scratch: bool = True
             cmd += ["--ro-bind", name, name]
     # the package, at the path the (editable) install resolves ``import lecturekit`` to
     cmd += ["--ro-bind", str(package), str(PACKAGE)]
-    cmd += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
     if bind_scratch:
         cmd += ["--bind", str(scratch), INSIDE, "--chdir", INSIDE]
     cmd += [

@@ -420,6 +420,31 @@ def test_forbidden_functions_are_gone_from_the_package_copy(tmp_path):
         package_copy({"lecturekit.nope.f": "x"}, tmp_path / "other")
 
 
+def test_a_course_under_tmp_is_visible_in_the_sandbox(tmp_path, monkeypatch):
+    """The sandbox's private /tmp must not hide the package when the course itself lives under
+    /tmp (a fresh clone there): binds go on top of the tmpfs."""
+    import subprocess
+    import sys
+
+    from lecturekit import sandbox
+
+    exe = sandbox.bwrap()
+    site = Path("/tmp") / f"lk-site-{tmp_path.name}"
+    try:
+        copy = package_copy({}, site / "copy" / "lecturekit")
+        monkeypatch.setattr(sandbox, "PACKAGE", site / "lecturekit")
+        scratch = tmp_path / "scratch"
+        scratch.mkdir()
+        code = (
+            f"import sys; sys.path.insert(0, {str(site)!r}); import lecturekit.errors; print('ok')"
+        )
+        cmd = [*sandbox.command(exe, scratch, copy), sys.executable, "-I", "-c", code]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+    finally:
+        shutil.rmtree(site, ignore_errors=True)
+
+
 def test_missing_bubblewrap_is_a_clear_error(monkeypatch):
     from lecturekit import sandbox
     from lecturekit.errors import LectureKitError
