@@ -90,6 +90,14 @@ POLICIES = {
 }
 
 
+def _stream_orders(graph: Graph, schedule: Schedule) -> dict[str, list[int]]:
+    """Per resource (``gpu``, ``link``), its operations in start order."""
+    out: dict[str, list[int]] = {"gpu": [], "link": []}
+    for i in sorted(range(len(graph.ops)), key=lambda i: (schedule.start[i], i)):
+        out[graph.ops[i].stream].append(i)
+    return out
+
+
 @dataclass(frozen=True)
 class _Shape:
     layers: int
@@ -250,10 +258,7 @@ class PriorityRun:
 
     def order(self) -> dict[str, list[int]]:
         """Per resource, its operations in start order (what :func:`core.evaluate` replays)."""
-        out: dict[str, list[int]] = {"gpu": [], "link": []}
-        for i in sorted(range(len(self.graph.ops)), key=lambda i: (self.schedule.start[i], i)):
-            out[self.graph.ops[i].stream].append(i)
-        return out
+        return _stream_orders(self.graph, self.schedule)
 
     def timeline(self) -> str:
         """Two text rows, ``gpu`` and ``link``, one column per time unit."""
@@ -350,10 +355,7 @@ class OverlapRun:
 
     def order(self) -> dict[str, list[int]]:
         """Per resource, its operations in start order (what :func:`core.evaluate` replays)."""
-        out: dict[str, list[int]] = {"gpu": [], "link": []}
-        for i in sorted(range(len(self.graph.ops)), key=lambda i: (self.schedule.start[i], i)):
-            out[self.graph.ops[i].stream].append(i)
-        return out
+        return _stream_orders(self.graph, self.schedule)
 
     def timeline(self) -> str:
         """Two text rows, ``gpu`` and ``link``, one column per time unit."""
