@@ -188,7 +188,7 @@ def test_gpipe_backward_order_option():
 
 
 def test_names():
-    assert set(MORE_SCHEDULES) == {"looped-bfs", "zb-v", "dualpipev"}
+    assert set(MORE_SCHEDULES) == {"looped-bfs", "zb-v", "dualpipev", "dualpipe"}
     assert set(ALL_SCHEDULES) >= set(MORE_SCHEDULES)
     assert pipeline_schedule("ZBV", 2, 4, tf=2, tb=2, tw=2).name == "zb-v"
     with pytest.raises(ScheduleError, match="exactly 2 chunks"):
@@ -209,6 +209,10 @@ def test_every_new_schedule_verifies(name, p, m, scale, comm):
     if name == "dualpipev":
         m = max(m, 2 * p)
     v = 2
+    if name == "dualpipe":  # two directions: p and m even, m >= 2p, one stage per direction
+        p += p % 2
+        m = max(m + m % 2, 2 * p)
+        v = 1
     t = Timing(2 * scale, 2 * ((scale % 2) + 1), 2, comm)
     r = pipeline_schedule(name, p, m, v, timing=t)
     core.verify(r.pg.graph, r.schedule)

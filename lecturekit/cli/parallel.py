@@ -31,7 +31,8 @@ from ..llm.planner import MAX_GPUS, MAX_GPUS_PER_NODE, MAX_LAYOUT_GPUS
 
 _SCHEDULE_HELP = (
     "naive, gpipe, pipedream, 1f1b (= dapple), 1f1b-eager (the 2023 slide's figure), "
-    "interleaved, zb-h1, zb-h2, looped-bfs, zb-v (V placement), dualpipev (V placement)"
+    "interleaved, zb-h1, zb-h2, looped-bfs, zb-v (V placement), dualpipev (V placement), "
+    "dualpipe (two directions: p even, m even >= 2p)"
 )
 
 
@@ -112,6 +113,13 @@ def register(sub) -> None:
         action="store_true",
         help="interleaved with m = p: every forward first, as Megatron-LM before late 2024 "
         "(default: off, interleave from the start as current Megatron-LM and PyTorch)",
+    )
+    pp.add_argument(
+        "--calls",
+        action="store_true",
+        help="dualpipe, dualpipev: run the reference implementation's calls as units (a full "
+        "backward sends its gradient after the weight gradient; a paired forward and backward "
+        "waits for both inputs and sends both outputs at its end) (default: off)",
     )
     pp.add_argument(
         "--import",
@@ -358,6 +366,7 @@ def run_pipeline(args) -> int:
         args.comm,
         gpipe_backward=args.gpipe_backward,
         all_forwards_first=args.all_forwards_first,
+        calls=args.calls,
     )
     if args.json:
         _print_json(run.to_dict())

@@ -42,7 +42,10 @@ longer), ``gpipe``, ``pipedream``, ``1f1b``, ``1f1b-eager`` (the 2023 slide's DA
 scheduling with backward first and at most ``p`` micro-batches in flight), ``interleaved``,
 ``zb-h1``, ``zb-h2``; and in :data:`MORE_SCHEDULES`, with more than one stage per device placed
 by :func:`placement_devices` (a loop, or a V: device ``d`` holds stages ``d`` and ``2p - 1 - d``):
-``looped-bfs``, ``zb-v``, ``dualpipev``. :mod:`lecturekit.llm.torch_pipelining` reads and writes
+``looped-bfs``, ``zb-v``, ``dualpipev``; and ``dualpipe``, whose micro-batches travel in two
+directions, half from each end, so the placement depends on the micro-batch
+(:func:`placement_directions`: device ``d`` holds stage ``d`` of the down direction and stage
+``p - 1 - d`` of the up direction). :mod:`lecturekit.llm.torch_pipelining` reads and writes
 orders in the action notation of PyTorch's ``torch.distributed.pipelining``.
 """
 
@@ -79,6 +82,7 @@ __all__ = [
     "parse_order",
     "pipeline_schedule",
     "placement_devices",
+    "placement_directions",
     "resolve_schedule",
     "run_order",
     "weight_versions",
@@ -101,6 +105,8 @@ MORE_SCHEDULES: dict[str, str] = {
     "looped-bfs": "looped BFS (2022): loop placement, each chunk GPipe-style in turn; m in flight",
     "zb-v": "ZB-V (2024): V placement (stages d and 2p-1-d), split backward; 1F1B memory",
     "dualpipev": "DualPipeV (DeepSeek 2025): V placement, forward and backward chunks paired",
+    "dualpipe": "DualPipe (DeepSeek-V3 2024): two directions, half the micro-batches from each "
+    "end; 2x parameters",
 }
 
 #: every schedule :func:`pipeline_schedule` runs
@@ -124,6 +130,8 @@ ALIASES = {
     "zbv": "zb-v",
     "zbvzerobubble": "zb-v",
     "dualpipe-v": "dualpipev",
+    "dual-pipe": "dualpipe",
+    "bidirectional": "dualpipe",
 }
 
 #: how the optimizer step is synchronised: "flush" (wait for every device), "none" (PipeDream:
@@ -224,26 +232,55 @@ class PipelineGraph:
     ops: list[PipeOp]
     graph: Graph
     index: dict[tuple[str, int, int], int] = field(repr=False)
-    #: the device of every stage (see :func:`placement_devices`); empty means the loop
+    #: the device of every stage (see :func:`placement_devices`); empty means the loop. With
+    #: two directions (DualPipe) this is the placement of direction 0
     placement: tuple[int, ...] = ()
-    #: the placement's name: "loop", "v" or "custom"
+    #: the placement's name: "loop", "v", "dualpipe" or "custom"
     placement_name: str = "loop"
+    #: one placement per direction (one entry unless micro-batches travel in two directions)
+    placements: tuple[tuple[int, ...], ...] = ()
+    #: the direction (index into :attr:`placements`) of each micro-batch, micro-batch 1 first
+    directions: tuple[int, ...] = ()
+    #: groups of passes run as one call (see :func:`build_pipeline_graph`); empty: none
+    calls: tuple[tuple[tuple[str, int, int], ...], ...] = ()
 
     @property
     def stages(self) -> int:
         return self.p * self.v
 
-    def device_of(self, stage: int) -> int:
-        """The device that holds ``stage``."""
+    def direction_of(self, micro: int) -> int:
+        """The direction micro-batch ``micro`` travels in (0 unless there are two)."""
+        return self.directions[micro - 1] if self.directions else 0
+
+    def device_of(self, stage: int, micro: int | None = None) -> int:
+        """The device that holds ``stage`` (of ``micro``'s direction when there are two)."""
+        if micro is not None and len(self.placements) > 1:
+            return self.placements[self.direction_of(micro)][stage]
         return self.placement[stage] if self.placement else stage % self.p
 
+    def chunks_of(self, device: int) -> list[tuple[int, int]]:
+        """The model chunks ``device`` holds, as ``(direction, stage)``, chunk 0 first."""
+        places = self.placements or (tuple(self.device_of(s) for s in range(self.stages)),)
+        return [
+            (k, s)
+            for k, place in enumerate(places)
+            for s in range(self.stages)
+            if place[s] == device
+        ]
+
     def stages_of(self, device: int) -> list[int]:
-        """The stages ``device`` holds, in order: its chunk 0, chunk 1, ..."""
-        return [s for s in range(self.stages) if self.device_of(s) == device]
+        """The stages ``device`` holds, in order: its chunk 0, chunk 1, ... (with two
+        directions, a stage number can appear twice: once per direction)."""
+        return [s for _, s in self.chunks_of(device)]
 
     def stage_of(self, device: int, chunk: int) -> int:
         """The stage that is ``device``'s ``chunk``-th model chunk."""
         return self.stages_of(device)[chunk]
+
+    def parameter_share(self, device: int) -> Fraction:
+        """The fraction of the model's parameters ``device`` holds: one ``1/(p v)`` per chunk
+        (``1/p`` for 1F1B; ``2/p`` for DualPipe, which keeps both directions' copy of a stage)."""
+        return Fraction(len(self.chunks_of(device)), self.stages)
 
     def op(self, kind: str, micro: int, stage: int) -> int:
         """The operation index of ``kind`` of ``micro`` on ``stage``."""
@@ -273,6 +310,9 @@ PLACEMENTS = {
     "looped BFS)",
     "v": "V shape (zig-zag): chunk c of device d is stage c p + d for even c and "
     "c p + p - 1 - d for odd c; v = 2: device d holds stages d and 2p - 1 - d (ZB-V, DualPipeV)",
+    "dualpipe": "two directions (DualPipe): the first half of the micro-batches go down the loop "
+    "(stage s on device s mod p), the second half up its mirror image (stage s on device "
+    "p - 1 - s mod p); v = 1: device d holds stage d of one and stage p - 1 - d of the other",
 }
 
 
@@ -286,6 +326,11 @@ def placement_devices(p: int, v: int, placement="loop") -> tuple[int, ...]:
     if isinstance(placement, str):
         key = placement.strip().lower().replace("_", "-")
         key = {"interleaved": "loop", "looped": "loop", "zigzag": "v", "v-shape": "v"}.get(key, key)
+        if key in ("dualpipe", "bidirectional"):
+            raise ScheduleError(
+                f"placement: {placement!r} has two directions, one placement each: see "
+                f"placement_directions"
+            )
         if key == "loop":
             return tuple(s % p for s in range(stages))
         if key == "v":
@@ -315,6 +360,70 @@ def placement_devices(p: int, v: int, placement="loop") -> tuple[int, ...]:
     return tuple(devs)
 
 
+def placement_directions(p: int, v: int, placement="loop") -> tuple[tuple[int, ...], ...]:
+    """The device of each stage, once per direction the micro-batches travel in.
+
+    One direction for every placement :func:`placement_devices` takes; two for
+    ``"dualpipe"`` (DeepSeek's DualPipe: direction 0 goes down the loop, stage ``s`` on device
+    ``s mod p``, direction 1 up its mirror image, stage ``s`` on device ``p - 1 - (s mod p)``)
+    or for data with one placement per direction: ``[[0, 1, 2, 3], [3, 2, 1, 0]]`` or
+    ``{0: [...], 1: [...]}``."""
+    if isinstance(placement, str):
+        key = placement.strip().lower().replace("_", "-")
+        if key in ("dualpipe", "bidirectional"):
+            loop = placement_devices(p, v)
+            return (loop, tuple(p - 1 - d for d in loop))
+        return (placement_devices(p, v, placement),)
+    if isinstance(placement, Mapping):
+        keys = sorted(placement)
+        if keys != list(range(len(keys))):
+            raise ScheduleError(
+                f"placement: directions must be numbered 0, 1, ..., got {', '.join(map(str, keys))}"
+            )
+        placement = [placement[k] for k in keys]
+    try:
+        nested = [not isinstance(x, (str, bytes)) and hasattr(x, "__iter__") for x in placement]
+    except TypeError:
+        nested = []
+    if nested and all(nested):
+        if len(placement) > 2:
+            raise ScheduleError(
+                f"placement: {len(placement)} directions given; micro-batches travel in one "
+                f"direction or two (DualPipe)"
+            )
+        return tuple(placement_devices(p, v, pl) for pl in placement)
+    return (placement_devices(p, v, placement),)
+
+
+def _directions(m: int, n: int, directions) -> tuple[int, ...]:
+    """Each micro-batch's direction: by default the first ``m / n`` go in direction 0, the
+    next in direction 1 (DualPipe: half from each end)."""
+    if directions is None:
+        if n == 1:
+            return ()
+        if m % n:
+            raise ScheduleError(
+                f"directions: m = {m} micro-batches do not split evenly over {n} directions; "
+                f"use an even m or give each micro-batch's direction"
+            )
+        return tuple(k * n // m for k in range(m))
+    try:
+        dirs = tuple(int(x) for x in directions)
+    except (TypeError, ValueError):
+        raise ScheduleError(
+            f"directions: expected one direction number per micro-batch, got {directions!r}"
+        ) from None
+    if len(dirs) != m:
+        raise ScheduleError(f"directions: {len(dirs)} given for m = {m} micro-batches")
+    bad = [k + 1 for k, x in enumerate(dirs) if not 0 <= x < n]
+    if bad:
+        raise ScheduleError(
+            f"directions: micro-batch {bad[0]} has direction {dirs[bad[0] - 1]}; the placement "
+            f"has direction(s) 0..{n - 1}"
+        )
+    return dirs if n > 1 else ()
+
+
 def build_pipeline_graph(
     p: int,
     m: int,
@@ -323,22 +432,43 @@ def build_pipeline_graph(
     split: bool = False,
     batch: int = 1,
     placement="loop",
+    directions=None,
+    calls=None,
 ) -> PipelineGraph:
     """The graph of ``F``/``B`` (/``W`` when ``split``) passes for ``p`` devices, ``m``
     micro-batches and ``v`` chunks per device; durations from ``timing`` (each divided by
     ``v`` for a chunk, multiplied by ``batch`` when one op carries ``batch`` micro-batches).
     ``placement`` puts the stages on the devices (see :func:`placement_devices`): the loop
     (stage ``s`` on device ``s mod p``, the default), ``"v"`` (device ``d`` holds stages ``d``
-    and ``2p - 1 - d``), or a list with the device of each stage."""
+    and ``2p - 1 - d``), or a list with the device of each stage; or, for micro-batches that
+    travel in two directions, ``"dualpipe"`` or one such list per direction (see
+    :func:`placement_directions`), with ``directions`` the direction of each micro-batch
+    (default: the first half 0, the second half 1).
+
+    ``calls`` (optional): groups of passes that run as one call, e.g. a full backward
+    ``[("B", 3, 1), ("W", 3, 1)]`` (one autograd call computes both gradients) or DualPipe's
+    paired forward and backward. A call waits for all its inputs before its first pass starts
+    and sends its outputs when its last pass ends: edges are added from every input of a
+    member to the first member and from the last member to every consumer of a member's
+    output. Each group must be consecutive in the order that runs on the graph."""
     p, m, v = _check_shape(p, m, v)
-    place = placement_devices(p, v, placement)
+    places = placement_directions(p, v, placement)
+    dirs = _directions(m, len(places), directions)
+    place = places[0]
     pname = "loop" if place == placement_devices(p, v) else "custom"
     if pname == "custom" and place == placement_devices(p, v, "v"):
         pname = "v"
+    if len(places) > 1:
+        pname = "dualpipe" if places == placement_directions(p, v, "dualpipe") else "custom"
     chunk_of = {}
     for d in range(p):
-        for c, s in enumerate(x for x in range(p * v) if place[x] == d):
-            chunk_of[s] = c
+        held = [(k, x) for k, pl in enumerate(places) for x in range(p * v) if pl[x] == d]
+        for c, key in enumerate(held):
+            chunk_of[key] = c
+
+    def where_is(micro: int, stage: int) -> int:
+        return places[dirs[micro - 1] if dirs else 0][stage]
+
     timing = timing or Timing()
     if split and timing.weight < 1:
         raise ScheduleError(
@@ -374,11 +504,14 @@ def build_pipeline_graph(
             rng = range(stages) if kind == "F" else range(stages - 1, -1, -1)
             for s in rng:
                 index[(kind, k, s)] = len(ops)
-                ops.append(PipeOp(kind, k, s, place[s], chunk_of[s], dur[kind], batch))
+                dk = dirs[k - 1] if dirs else 0
+                ops.append(PipeOp(kind, k, s, places[dk][s], chunk_of[dk, s], dur[kind], batch))
     core_ops = []
     for op in ops:
         unit = device_name(op.device)
-        where = f"stage {op.stage}" + (f" (device {op.device}, chunk {op.chunk})" if v > 1 else "")
+        where = f"stage {op.stage}" + (
+            f" (device {op.device}, chunk {op.chunk})" if v > 1 or dirs else ""
+        )
         what = f"micro-batches {op.label[1:]}" if batch > 1 else f"micro-batch {op.micro}"
         core_ops.append(
             Operation(
@@ -392,8 +525,8 @@ def build_pipeline_graph(
         )
     edges = []
 
-    def hop(a: int, b: int) -> int:
-        return comm if place[a] != place[b] else 0
+    def hop(k: int, a: int, b: int) -> int:
+        return comm if where_is(k, a) != where_is(k, b) else 0
 
     for k in range(1, m + 1):
         for s in range(stages - 1):
@@ -401,7 +534,7 @@ def build_pipeline_graph(
                 Edge(
                     index["F", k, s],
                     index["F", k, s + 1],
-                    dur["F"] + hop(s, s + 1),
+                    dur["F"] + hop(k, s, s + 1),
                     "ACT",
                     f"activations of micro-batch {k}",
                 )
@@ -410,7 +543,7 @@ def build_pipeline_graph(
                 Edge(
                     index["B", k, s + 1],
                     index["B", k, s],
-                    dur["B"] + hop(s, s + 1),
+                    dur["B"] + hop(k, s, s + 1),
                     "GRAD",
                     f"gradient of micro-batch {k}",
                 )
@@ -435,6 +568,8 @@ def build_pipeline_graph(
                         f"output gradient of micro-batch {k}",
                     )
                 )
+    if calls:
+        edges += _call_edges(calls, index, ops, edges)
     graph = Graph(
         core_ops,
         edges,
@@ -445,9 +580,55 @@ def build_pipeline_graph(
         + (f" v={v}" if v > 1 else "")
         + (f" placement={pname}" if pname != "loop" else ""),
     )
-    pg = PipelineGraph(p, m, v, timing, split, batch, ops, graph, index, place, pname)
+    pg = PipelineGraph(
+        p,
+        m,
+        v,
+        timing,
+        split,
+        batch,
+        ops,
+        graph,
+        index,
+        place,
+        pname,
+        places,
+        dirs,
+        tuple(tuple(tuple(k) for k in g) for g in calls or ()),
+    )
     graph.source = pg
     return pg
+
+
+def _call_edges(calls, index, ops, edges) -> list[Edge]:
+    """The edges that make each group of passes one call (see :func:`build_pipeline_graph`)."""
+    group_of: dict[int, tuple[int, int]] = {}  # op -> (its call's first op, last op)
+    for g in calls:
+        members = []
+        for key in g:
+            key = tuple(key)
+            if key not in index:
+                raise ScheduleError(f"calls: there is no pass {key} in this graph")
+            members.append(index[key])
+        if len({ops[i].device for i in members}) > 1:
+            raise ScheduleError(f"calls: the passes of one call run on one device, got {list(g)}")
+        for i in members:
+            if i in group_of:
+                raise ScheduleError(f"calls: {ops[i].label} on stage {ops[i].stage} is in two")
+            group_of[i] = (members[0], members[-1])
+    extra = []
+    for e in edges:
+        gs, gd = group_of.get(e.src), group_of.get(e.dst)
+        if gs == gd and gs is not None:
+            continue  # inside one call
+        # a call sends its outputs when its last pass ends, and waits for every input of a
+        # member before its first pass starts
+        src = gs[1] if gs else e.src
+        dst = gd[0] if gd else e.dst
+        if (src, dst) != (e.src, e.dst):
+            lat = ops[src].duration + e.latency - ops[e.src].duration
+            extra.append(Edge(src, dst, lat, e.kind, e.on + " (one call)"))
+    return extra
 
 
 # ----------------------------------------------------------------------------------------------
@@ -568,24 +749,28 @@ class PipelineRun:
         return 1 - self.ideal / self.steady_period
 
     # -- memory --------------------------------------------------------------------------------
-    def _weight(self, op: PipeOp) -> Fraction:
-        return Fraction(op.batch, self.v)
+    def _alive_changes(self, d: int, until: str) -> dict[int, int]:
+        """Where the micro-batches alive on device ``d`` change (index 0 = ``first``), in
+        units of ``1/v``: each forward adds its batch at its start and takes it away after its
+        backward (``until="B"``) or ``W`` pass ends."""
+        t0 = self.first
+        index, ops, start, finish = self.pg.index, self.ops, self.schedule.start, self._finish
+        end_kind = "W" if until != "B" and self.pg.split else "B"
+        delta: dict[int, int] = {}
+        for i in self.order[device_name(d)]:
+            op = ops[i]
+            if op.kind != "F":
+                continue
+            j = index[end_kind, op.micro, op.stage]
+            if start[i] <= finish[j]:
+                a, b = start[i] - t0, finish[j] + 1 - t0
+                delta[a] = delta.get(a, 0) + op.batch
+                delta[b] = delta.get(b, 0) - op.batch
+        return delta
 
     def _alive(self, d: int, until: str) -> list[Fraction]:
         """Per time unit (index 0 = ``first``), the micro-batches alive on device ``d``."""
-        t0 = self.first
-        delta = [Fraction(0)] * (self.last - t0 + 2)  # changes, summed up below: O(ops + time)
-        for i in self.order[device_name(d)]:
-            op = self.ops[i]
-            if op.kind != "F":
-                continue
-            end_kind = until if (until == "B" or self.pg.split) else "B"
-            j = self.pg.op(end_kind, op.micro, op.stage)
-            if self.start(i) <= self.finish(j):
-                w = self._weight(op)
-                delta[self.start(i) - t0] += w
-                delta[self.finish(j) + 1 - t0] -= w
-        return _running_sum(delta)
+        return _curve(self._alive_changes(d, until), self.v, self.last - self.first + 1)
 
     def in_flight(self, d: int) -> list[Fraction]:
         """Micro-batches with activations alive on device ``d`` (forward started, backward not
@@ -596,15 +781,21 @@ class PipelineRun:
         """As :meth:`in_flight` but until the ``W`` pass (equal when the backward is not split)."""
         return self._alive(d, "W")
 
+    def _peaks(self, until: str) -> list[Fraction]:
+        """Per device, the peak of :meth:`_alive`, from its changes alone: O(ops log ops), not
+        O(time units), so a long timeline (the naive schedule's) costs no more than a short."""
+        length = self.last - self.first + 1
+        return [_peak(self._alive_changes(d, until), self.v, length) for d in range(self.p)]
+
     @cached_property
     def peak_in_flight(self) -> list[Fraction]:
         """Per device, the most micro-batches' activations alive at once (F done, B not yet)."""
-        return [max(self.in_flight(d), default=Fraction(0)) for d in range(self.p)]
+        return self._peaks("B")
 
     @cached_property
     def peak_held(self) -> list[Fraction]:
         """Per device, the most micro-batches whose activations are kept until their W pass."""
-        return [max(self.held(d), default=Fraction(0)) for d in range(self.p)]
+        return self._peaks("W")
 
     def memory(self, d: int, m_b=1, m_w=None) -> list[Fraction]:
         """Activation memory on device ``d`` per time unit (index 0 = :attr:`first`), in the
@@ -619,34 +810,40 @@ class PipelineRun:
         from the start of its F to the end of its B, then ``m_w`` until the end of its W.
         ``m_w`` defaults to ``m_b`` (the upper bound: everything kept until W, as
         :meth:`held`). Without a split backward there is no W and ``m_w`` plays no part."""
-        if m_w is None:
-            m_w = m_b
-        if m_b < 0 or m_w < 0 or m_w > m_b:
-            raise ScheduleError(
-                f"memory: need 0 <= m_w <= m_b (B frees m_b - m_w), got m_b={m_b!r}, m_w={m_w!r}"
-            )
-        m_b, m_w = Fraction(m_b), Fraction(m_w)
+        m_b, m_w = _memory_units(m_b, m_w)
+        return _curve(*self._memory_changes(d, m_b, m_w), self.last - self.first + 1)
+
+    def _memory_changes(self, d: int, m_b: Fraction, m_w: Fraction) -> tuple[dict[int, int], int]:
+        """Where :meth:`memory` changes (index 0 = :attr:`first`), as whole numbers over one
+        common denominator (returned second), so the sums are integer sums."""
+        scale = m_b.denominator * m_w.denominator  # m_b, m_w times scale are whole
+        b_units, w_units = int(m_b * scale), int(m_w * scale)
         t0 = self.first
-        delta = [Fraction(0)] * (self.last - t0 + 2)  # changes, summed up below: O(ops + time)
+        index, ops, start, finish = self.pg.index, self.ops, self.schedule.start, self._finish
+        split = self.pg.split
+        delta: dict[int, int] = {}
         for i in self.order[device_name(d)]:
-            op = self.ops[i]
+            op = ops[i]
             if op.kind != "F":
                 continue
-            w = self._weight(op)
-            b_end = self.finish(self.pg.op("B", op.micro, op.stage))
-            if self.start(i) <= b_end:
-                delta[self.start(i) - t0] += w * m_b
-                delta[b_end + 1 - t0] -= w * m_b
-            if self.pg.split:
-                w_end = self.finish(self.pg.op("W", op.micro, op.stage))
+            b_end = finish[index["B", op.micro, op.stage]]
+            if start[i] <= b_end:
+                a, b = start[i] - t0, b_end + 1 - t0
+                delta[a] = delta.get(a, 0) + op.batch * b_units
+                delta[b] = delta.get(b, 0) - op.batch * b_units
+            if split:
+                w_end = finish[index["W", op.micro, op.stage]]
                 if b_end + 1 <= w_end:
-                    delta[b_end + 1 - t0] += w * m_w
-                    delta[w_end + 1 - t0] -= w * m_w
-        return _running_sum(delta)
+                    a, b = b_end + 1 - t0, w_end + 1 - t0
+                    delta[a] = delta.get(a, 0) + op.batch * w_units
+                    delta[b] = delta.get(b, 0) - op.batch * w_units
+        return delta, self.v * scale
 
     def peak_memory(self, m_b=1, m_w=None) -> list[Fraction]:
         """Per device, the peak of :meth:`memory` (``M_B`` from F to B, ``M_W`` from B to W)."""
-        return [max(self.memory(d, m_b, m_w), default=Fraction(0)) for d in range(self.p)]
+        m_b, m_w = _memory_units(m_b, m_w)
+        length = self.last - self.first + 1
+        return [_peak(*self._memory_changes(d, m_b, m_w), length) for d in range(self.p)]
 
     def activation_bytes(self, per_micro_batch: int, until: str = "W") -> list[int]:
         """Peak activation bytes per device, given the bytes one micro-batch's activations take
@@ -721,7 +918,9 @@ class PipelineRun:
                 "steady_bubble_fraction": self.steady_bubble_fraction,
                 "lower_bounds": self.lower_bounds,
                 "closed_form_makespan": (
-                    closed_form(self.name, self.p, self.m, self.v, self.timing)
+                    closed_form(
+                        self.name, self.p, self.m, self.v, self.timing, calls=bool(self.pg.calls)
+                    )
                     if self.name in ALL_SCHEDULES
                     else None  # a hand-written or imported order
                 ),
@@ -735,14 +934,54 @@ class PipelineRun:
         return d
 
 
-def _running_sum(delta: list[Fraction]) -> list[Fraction]:
-    """The curve whose changes are ``delta`` (the last entry only closes intervals)."""
-    curve = []
-    level = Fraction(0)
-    for x in delta[:-1]:
-        level += x
-        curve.append(level)
+def _memory_units(m_b, m_w) -> tuple[Fraction, Fraction]:
+    """``m_b`` and ``m_w`` (default ``m_b``) as fractions, checked: ``0 <= m_w <= m_b``."""
+    if m_w is None:
+        m_w = m_b
+    if m_b < 0 or m_w < 0 or m_w > m_b:
+        raise ScheduleError(
+            f"memory: need 0 <= m_w <= m_b (B frees m_b - m_w), got m_b={m_b!r}, m_w={m_w!r}"
+        )
+    return Fraction(m_b), Fraction(m_w)
+
+
+def _curve(delta: Mapping[int, int], denominator: int, length: int) -> list[Fraction]:
+    """The curve of ``length`` time units whose changes are ``delta`` (position -> whole-number
+    change, over ``denominator``; a change at ``length`` only closes intervals)."""
+    curve: list[Fraction] = []
+    values: dict[int, Fraction] = {}  # one Fraction per level reached
+    level, at = 0, 0
+    for pos in sorted(delta):
+        if pos >= length:
+            break
+        if pos > at:
+            value = values.get(level)
+            if value is None:
+                value = values[level] = Fraction(level, denominator)
+            curve += [value] * (pos - at)
+            at = pos
+        level += delta[pos]
+    if length > at:
+        value = values[level] if level in values else Fraction(level, denominator)
+        curve += [value] * (length - at)
     return curve
+
+
+def _peak(delta: Mapping[int, int], denominator: int, length: int) -> Fraction:
+    """``max(_curve(delta, denominator, length), default=Fraction(0))`` from the changes
+    alone."""
+    if length <= 0:
+        return Fraction(0)
+    positions = sorted(delta)
+    best = 0 if not positions or positions[0] > 0 else None
+    level = 0
+    for pos in positions:
+        if pos >= length:
+            break
+        level += delta[pos]
+        if best is None or level > best:
+            best = level
+    return Fraction(best, denominator)
 
 
 def _num(x: Fraction) -> int | float:
@@ -840,7 +1079,7 @@ def _parse_token(pg: PipelineGraph, dev: int, tok: str, col: int) -> int:
     rest = tok[1:]
     if kind not in KINDS:
         raise ScheduleError(f"{where}: a pass starts with F, B or W")
-    stage, chunk = dev, 0
+    stage = chunk = None
     if "@" in rest:
         rest, st = rest.split("@", 1)
         if not st.isdigit():
@@ -848,21 +1087,32 @@ def _parse_token(pg: PipelineGraph, dev: int, tok: str, col: int) -> int:
         stage = int(st)
         if stage >= pg.stages:
             raise ScheduleError(f"{where}: there is no stage {stage} (stages 0..{pg.stages - 1})")
-        if pg.device_of(stage) != dev:
-            raise ScheduleError(
-                f"{where}: stage {stage} runs on device {pg.device_of(stage)}, not {dev}"
-            )
     elif "." in rest:
         rest, ch = rest.split(".", 1)
-        if not ch.isdigit() or int(ch) >= pg.v:
-            raise ScheduleError(f"{where}: chunk must be 0..{pg.v - 1}")
+        n = len(pg.chunks_of(dev))
+        if not ch.isdigit() or int(ch) >= n:
+            raise ScheduleError(f"{where}: chunk must be 0..{n - 1}")
         chunk = int(ch)
-        stage = pg.stage_of(dev, chunk)
     if not rest.isdigit():
         raise ScheduleError(f"{where}: expected a micro-batch number after {kind}")
     micro = int(rest)
     if not 1 <= micro <= pg.m:
         raise ScheduleError(f"{where}: micro-batch {micro} is not in 1..{pg.m}")
+    direction = pg.direction_of(micro)
+    mine = [s for k, s in pg.chunks_of(dev) if k == direction]  # micro's stages on dev
+    if chunk is not None:
+        k, stage = pg.chunks_of(dev)[chunk]
+        if k != direction:
+            raise ScheduleError(
+                f"{where}: chunk {chunk} of device {dev} is in direction {k}, micro-batch "
+                f"{micro} travels in direction {direction}"
+            )
+    elif stage is None:
+        stage = mine[0]
+    elif pg.device_of(stage, micro) != dev:
+        raise ScheduleError(
+            f"{where}: stage {stage} runs on device {pg.device_of(stage, micro)}, not {dev}"
+        )
     if kind == "W" and not pg.split:
         raise ScheduleError(f"{where}: this graph does not split the backward, so it has no W")
     return pg.op(kind, micro, stage)
@@ -953,16 +1203,23 @@ def pipeline_schedule(
     timing: Timing | None = None,
     gpipe_backward: str = "newest",
     all_forwards_first: bool = False,
+    calls: bool = False,
 ) -> PipelineRun:
     """Build, run and verify a named schedule (see :data:`ALL_SCHEDULES`).
 
     ``tf``, ``tb``, ``tw``, ``comm`` (or ``timing``) are integer time units; schedules that do not
     split the backward run one backward of ``tb + tw``. ``v`` (model chunks per device) applies
     to ``interleaved`` and ``looped-bfs`` (default 2 there); ``zb-v`` and ``dualpipev`` always
-    place two chunks per device in a V. ``gpipe_backward``: GPipe's backwards ``"newest"``
-    first (the GPipe figure, default) or ``"oldest"`` first (as PyTorch's ``ScheduleGPipe``).
+    place two chunks per device in a V; ``dualpipe`` one stage per device and direction.
+    ``gpipe_backward``: GPipe's backwards ``"newest"`` first (the GPipe figure, default) or
+    ``"oldest"`` first (as PyTorch's ``ScheduleGPipe``).
     ``all_forwards_first``: interleaved with ``m = p`` as Megatron-LM ran it before late 2024
     (every forward first) instead of interleaving from the start (default).
+    ``calls`` (``dualpipe``, ``dualpipev``): run the reference implementation's calls as units
+    (see ``calls`` in :func:`build_pipeline_graph`): a full backward sends its input gradient
+    after computing the weight gradient too, and a forward paired with a backward waits for
+    both inputs and sends both outputs when the pair is done; default off (each pass sends
+    its output when it ends, as PyTorch's ``ScheduleDualPipeV`` runs unpaired actions).
     """
     name = resolve_schedule(name)
     timing = timing or Timing(tf, tb, tw, comm)
@@ -973,6 +1230,12 @@ def pipeline_schedule(
         )
     if name in ("interleaved", "looped-bfs"):
         v = 2 if v is None else v
+    elif name == "dualpipe":
+        if v not in (None, 1):
+            raise ScheduleError(
+                f"v (model chunks per device): dualpipe places one stage of each direction "
+                f"per device (v = 1), got v = {v}"
+            )
     elif name in ("zb-v", "dualpipev"):
         if v not in (None, 2):
             raise ScheduleError(
@@ -986,6 +1249,8 @@ def pipeline_schedule(
             f"schedules (zb-v and dualpipev use 2), not {name}"
         )
     p, m, v = _check_shape(p, m, v or 1)
+    if calls and name not in ("dualpipe", "dualpipev"):
+        raise ScheduleError(f"calls: only dualpipe and dualpipev have calls, not {name}")
     note = ""
     if name == "naive":
         pg = build_pipeline_graph(p, 1, 1, timing, split=False, batch=m)
@@ -1025,9 +1290,28 @@ def pipeline_schedule(
                 f"dualpipev: needs at least 2p = {2 * p} micro-batches (as many as stages), "
                 f"got m = {m}"
             )
-        pg = build_pipeline_graph(p, m, 2, timing, split=True, placement="v")
+        groups = [c for d in range(p) for c in pp_schedules._dualpipe_v_calls(p, m, d)]
+        pg = build_pipeline_graph(
+            p, m, 2, timing, split=True, placement="v", calls=groups if calls else None
+        )
         keys = pp_schedules.dualpipe_v(p, m)
         note = "a paired forward and backward runs one after the other (no overlap modelled)"
+    elif name == "dualpipe":
+        if p % 2 or m % 2 or m < 2 * p:
+            raise ScheduleError(
+                f"dualpipe: needs an even number of devices p and an even number of "
+                f"micro-batches m >= 2p (half enter at each end), got p = {p}, m = {m}"
+            )
+        by_device = pp_schedules.dualpipe_calls(p, m)
+        groups = [c for cs in by_device.values() for c in cs]
+        pg = build_pipeline_graph(
+            p, m, 1, timing, split=True, placement="dualpipe", calls=groups if calls else None
+        )
+        keys = {d: [k for c in cs for k in c] for d, cs in by_device.items()}
+        note = (
+            f"micro-batches 1-{m // 2} go down from device 0, {m // 2 + 1}-{m} up from device "
+            f"{p - 1}; a paired forward and backward runs one after the other (no overlap)"
+        )
     elif name == "zb-h1":
         pg = build_pipeline_graph(p, m, 1, timing, split=True)
         keys = pp_schedules.zb_h1(p, m)
@@ -1042,7 +1326,9 @@ def pipeline_schedule(
     return run_order(pg, pg.order_from_keys(keys), name, note)
 
 
-def closed_form(name: str, p: int, m: int, v: int = 1, timing: Timing | None = None) -> int | None:
+def closed_form(
+    name: str, p: int, m: int, v: int = 1, timing: Timing | None = None, calls: bool = False
+) -> int | None:
     """The textbook makespan, where one is known (``None`` otherwise).
 
     With ``c`` = comm, ``Bt = T_B + T_W``:
@@ -1062,6 +1348,14 @@ def closed_form(name: str, p: int, m: int, v: int = 1, timing: Timing | None = N
     - zb-v (``c = 0``, ``T_F = T_B = T_W``, ``m >= 2p - 1``) and dualpipev (the same, ``m >= 2p``):
       ``m (T_F+T_B+T_W) + (p-1) T_F / 2``: every device busy without a gap after a warm-up of
       ``p - 1`` half-size (chunk) forwards, ZB-H2's time at half ZB-H2's warm-up
+    - dualpipe (``c = 0``, ``T_F = T_B = T_W``, ``p`` even, ``m >= 2p`` even):
+      ``m (T_F+T_B+T_W) + (p/2 - 1) T_F``: DualPipeV's on ``p/2`` devices, each device doing
+      a whole stage (not a half) for every micro-batch
+    - with ``calls=True`` (dualpipe, dualpipev: the reference's calls run as units) the bubble
+      doubles: ``m (T_F+T_B+T_W) + (P/2 - 1) 2 F`` with ``P`` stages (``p`` for dualpipe, ``2p``
+      for dualpipev) and ``F`` a stage's forward; this is DeepSeek's bubble
+      ``(P/2 - 1)(F&B + B - 3W)`` with ``F&B = F + B`` (a paired forward and full backward
+      ``B`` run one after the other) and ``F = W``, ``B = 2W``
     """
     name = resolve_schedule(name)
     t = timing or Timing()
@@ -1081,10 +1375,14 @@ def closed_form(name: str, p: int, m: int, v: int = 1, timing: Timing | None = N
         if m % p or (p - 1) * (f + bt) % v:
             return None
         return m * (f + bt) + (p - 1) * (f + bt) // v
+    if calls and name not in ("dualpipe", "dualpipev"):
+        return None
     if name in ("zb-v", "dualpipev") and equal and m >= 2 * p - (name == "zb-v"):
         if (p - 1) * t.forward % 2:
             return None
-        return m * t.per_micro_batch() + (p - 1) * t.forward // 2
+        return m * t.per_micro_batch() + (p - 1) * t.forward // 2 * (2 if calls else 1)
+    if name == "dualpipe" and equal and p % 2 == 0 and m % 2 == 0 and m >= 2 * p:
+        return m * t.per_micro_batch() + (p // 2 - 1) * t.forward * (2 if calls else 1)
     if name == "zb-h1" and equal and m >= p:
         return m * t.per_micro_batch() + (p - 1) * (t.forward + t.backward - t.weight)
     if name == "zb-h2" and equal and m >= 2 * p - 1:

@@ -33,6 +33,10 @@ The rules, for ``p`` devices (stages) and ``m`` micro-batches:
     looped BFS on the loop placement; ZB-V and DualPipeV on the V placement (device ``d`` holds
     stages ``d`` and ``2p - 1 - d``): see each function. All three give the same op lists as
     PyTorch's ``ScheduleLoopedBFS``, ``ScheduleZBVZeroBubble`` and ``ScheduleDualPipeV``.
+``dualpipe`` (DeepSeek-V3)
+    two directions: half the micro-batches enter at device 0, half at device ``p - 1``; device
+    ``d`` holds stage ``d`` of the one and ``p - 1 - d`` of the other, and runs the DualPipeV
+    order of device ``min(d, p - 1 - d)`` of ``p/2`` (see :func:`dualpipe`).
 ``zb_h1`` (Qi et al. 2023, "Zero Bubble Pipeline Parallelism", handcrafted schedule 1)
     the backward is split into ``B`` (input gradient, on the critical path) and ``W`` (weight
     gradient, needed by nobody but the optimizer). Stage ``s`` runs 1F1B's warm-up, then
@@ -224,66 +228,110 @@ def dualpipe_v(p: int, m: int) -> dict[int, list[Key]]:
 
 
 def _dualpipe_v_device(p: int, m: int, d: int) -> list[Key]:
+    return [key for call in _dualpipe_v_calls(p, m, d) for key in call]
+
+
+def _dualpipe_v_calls(p: int, m: int, d: int) -> list[list[Key]]:
+    """Device ``d``'s order as the reference implementation's calls: a forward ``[F]``, a full
+    backward ``[B, W]`` (one autograd call), a split one ``[B]`` with its ``[W]`` later, and a
+    forward paired with a full backward ``[F, B, W]``."""
     s0, s1 = d, 2 * p - 1 - d
     nxt: dict[tuple[str, int], int] = {}
     pending: list[tuple[int, int]] = []
-    order: list[Key] = []
+    calls: list[list[Key]] = []
 
     def take(kind: str, stage: int) -> int:
         k = nxt.get((kind, stage), 1)
         nxt[(kind, stage)] = k + 1
         return k
 
-    def fwd(stage: int) -> None:
-        order.append(("F", take("F", stage), stage))
+    def fwd(stage: int) -> list[Key]:
+        return [("F", take("F", stage), stage)]
 
-    def full(stage: int) -> None:
+    def full(stage: int) -> list[Key]:
         k = take("B", stage)
-        order.extend([("B", k, stage), ("W", k, stage)])
+        return [("B", k, stage), ("W", k, stage)]
 
-    def back(stage: int) -> None:  # input gradient now, weight gradient later
+    def back(stage: int) -> list[Key]:  # input gradient now, weight gradient later
         k = take("B", stage)
-        order.append(("B", k, stage))
         pending.append((k, stage))
+        return [("B", k, stage)]
 
     def weight() -> None:
         if pending:
             k, stage = pending.pop(0)
-            order.append(("W", k, stage))
+            calls.append([("W", k, stage)])
 
     for _ in range(2 * (p - d - 1)):
-        fwd(s0)
+        calls.append(fwd(s0))
     for _ in range(d + 1):
-        fwd(s0)
-        fwd(s1)
+        calls.append(fwd(s0))
+        calls.append(fwd(s1))
     for _ in range(p - d - 1):
-        back(s1)
+        calls.append(back(s1))
         weight()
-        fwd(s1)
-    for _ in range(m - 2 * p + d + 1):
-        fwd(s0)
-        full(s1)
-        fwd(s1)
-        full(s0)
+        calls.append(fwd(s1))
+    for i in range(m - 2 * p + d + 1):
+        if i == 0 and d == p - 1:  # the reference does not pair these two, to shorten the bubble
+            calls += [fwd(s0), full(s1)]
+        else:
+            calls.append(fwd(s0) + full(s1))
+        calls.append(fwd(s1) + full(s0))
     for _ in range(p - d - 1):
-        full(s1)
-        fwd(s1)
-        full(s0)
+        calls.append(full(s1))
+        calls.append(fwd(s1) + full(s0))
     split = False
     steps = d + 1
     for i in range(steps):
         if i == steps // 2 and d % 2 == 1:
             split = True
-        (back if split else full)(s1)
+        calls.append((back if split else full)(s1))
         if i == steps // 2 and d % 2 == 0:
             split = True
-        (back if split else full)(s0)
+        calls.append((back if split else full)(s0))
     for _ in range(p - d - 1):
         weight()
-        (back if split else full)(s0)
+        calls.append((back if split else full)(s0))
     for _ in range(d + 1):
         weight()
-    return order
+    return calls
+
+
+def dualpipe(p: int, m: int) -> dict[int, list[Key]]:
+    """DualPipe (DeepSeek-V3, 2024; ``dualpipe.py`` of deepseek-ai/DualPipe), in two
+    directions on ``p`` devices (``p`` even, ``m`` even and ``>= 2p``).
+
+    Micro-batches ``1 .. m/2`` enter at device 0 and go down (stage ``s`` on device ``s``),
+    ``m/2 + 1 .. m`` enter at device ``p - 1`` and go up (stage ``s`` on device ``p - 1 - s``):
+    device ``d`` holds stage ``d`` of the one and stage ``p - 1 - d`` of the other (two copies
+    of the parameters). The reference runs, on device ``d`` with ``h = min(d, p - 1 - d)``,
+    DualPipeV's eight steps for ``p/2`` devices and ``m/2`` micro-batches on its device ``h``
+    (see :func:`dualpipe_v`), its "phase 0" being the direction that reaches device ``d``
+    first (down on the first half of the devices, up on the second) and its "phase 1" the
+    other: two mirrored DualPipeVs, each device ``d`` and ``p - 1 - d`` sharing one V-device's
+    order."""
+    return {d: [key for call in calls for key in call] for d, calls in dualpipe_calls(p, m).items()}
+
+
+def dualpipe_calls(p: int, m: int) -> dict[int, list[list[Key]]]:
+    """:func:`dualpipe`'s order grouped into the reference implementation's calls (a paired
+    forward and full backward ``[F, B, W]``, a full backward ``[B, W]``, ...)."""
+    if p % 2 or m % 2 or m < 2 * p:
+        raise ValueError(f"dualpipe needs p even, m even and m >= 2p, got p={p}, m={m}")
+    half, half_m = p // 2, m // 2
+    out = {}
+    for d in range(p):
+        h = min(d, p - 1 - d)
+        second = d >= half
+        calls = []
+        for call in _dualpipe_v_calls(half, half_m, h):
+            mapped = []
+            for kind, k, stage in call:
+                direction = int((stage == h) == second)  # phase 0 is down on the first half
+                mapped.append((kind, k + half_m * direction, stage))
+            calls.append(mapped)
+        out[d] = calls
+    return out
 
 
 def zb_h1(p: int, m: int) -> dict[int, list[Key]]:

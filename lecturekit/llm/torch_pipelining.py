@@ -271,6 +271,11 @@ def to_torch(order, pg: PipelineGraph | None = None, fuse: bool = False) -> dict
             if isinstance(d, str) and d.startswith("device "):
                 d = d[len("device ") :]
             keys[int(d)] = [tuple(k) for k in ks]
+    if pg is not None and len(pg.placements) > 1:
+        raise ScheduleError(
+            "an order with two directions (DualPipe) has no PyTorch form: its notation names a "
+            "stage, and here each stage sits on two devices, one per direction"
+        )
     split = pg.split if pg is not None else any(k[0] == "W" for ks in keys.values() for k in ks)
     out = {}
     for d in sorted(keys):

@@ -3,13 +3,15 @@
 ``pipeline_explorer()`` returns a :class:`PipelineExplorer`: a schedule dropdown, sliders for
 ``p``, ``m``, ``v`` and the durations T_F, T_B, T_W and the communication latency, and what
 follows from them: the timeline, the activations in flight over time, and a table of makespan,
-bubble and peak memory. Every schedule :func:`~lecturekit.llm.pipeline_parallel.pipeline_schedule`
-runs is offered, the second edition's too (looped BFS, ZB-V, DualPipeV); with more than one
-stage per device, the table, the timeline's rows and the stepper say which stages each device
-holds (a loop, or a V: stages ``d`` and ``2p - 1 - d``). A bad combination (interleaved with
-``m`` not a multiple of ``p``, durations not divisible by ``v``, ZB-V or DualPipeV with too few
-micro-batches, too many passes) is explained in the error line and the
-figures stay those of the last valid settings; nothing ever raises into the kernel.
+bubble and peak memory. Every schedule
+:func:`~lecturekit.llm.pipeline_parallel.pipeline_schedule` runs is offered, the second
+edition's too (looped BFS, ZB-V, DualPipeV, DualPipe); with more than one stage per device, the
+table, the timeline's rows and the stepper say which stages each device holds (a loop, a V:
+stages ``d`` and ``2p - 1 - d``, or DualPipe's two directions: stage ``d`` down and
+``p - 1 - d`` up) and the share of the parameters it keeps. A bad combination (interleaved
+with ``m`` not a multiple of ``p``, durations not divisible by ``v``, ZB-V or DualPipeV with too few
+micro-batches, too many passes) is explained in the error line and the figures stay those of the
+last valid settings; nothing ever raises into the kernel.
 
 ``pipeline_stepper(run)`` walks through one schedule time unit by time unit (a
 :class:`~lecturekit.widgets.common.Stepper`): what each device is doing and how many
@@ -45,7 +47,7 @@ def _figure(run: PipelineRun, upto: int | None = None):
     fig = Figure(figsize=(width, 0.42 * run.p + 2.9), dpi=WIDGET_DPI)
     top, bottom = fig.subplots(2, 1, gridspec_kw={"height_ratios": [run.p + 1.2, 3.2]})
     plot_timeline(run, top, upto=upto)
-    if run.v > 1:  # which stages each device holds (a loop, or a V: stages d and 2p-1-d)
+    if _several(run):  # which stages each device holds (a loop, a V, or two directions)
         top.set_yticklabels(
             [f"dev {d}: stages {_stages(run, d)}" for d in range(run.p)], fontsize=7
         )
@@ -61,12 +63,20 @@ def _fmt(x) -> str:
     return str(x)
 
 
+def _several(run: PipelineRun) -> bool:
+    """More than one stage per device: ``v`` > 1, or two directions (DualPipe)."""
+    return run.v > 1 or len(run.pg.placements) > 1
+
+
 def _stages(run: PipelineRun, device: int) -> str:
+    if len(run.pg.placements) > 1:  # DualPipe: one stage per direction
+        return ", ".join(f"{s} {'down' if k == 0 else 'up'}" for k, s in run.pg.chunks_of(device))
     return ", ".join(str(s) for s in run.pg.stages_of(device))
 
 
 def placement_text(run: PipelineRun) -> str:
-    """Which stages each device holds: ``"loop: 0: 0, 4; 1: 1, 5; ..."`` (``v`` > 1)."""
+    """Which stages each device holds: ``"loop: 0: 0, 4; 1: 1, 5; ..."`` (``v`` > 1), or
+    ``"dualpipe: 0: 0 down, 3 up; ..."`` (two directions)."""
     devices = "; ".join(f"{d}: {_stages(run, d)}" for d in range(run.p))
     return f"{run.pg.placement_name}: {devices}"
 
@@ -74,7 +84,7 @@ def placement_text(run: PipelineRun) -> str:
 def summary_html(run: PipelineRun) -> str:
     """The explorer's table of figures."""
     s = run.summary()
-    cf = closed_form(run.name, run.p, run.m, run.v, run.timing)
+    cf = closed_form(run.name, run.p, run.m, run.v, run.timing, calls=bool(run.pg.calls))
     t = run.timing
     rows = [
         ("makespan", f"{run.makespan}"),
@@ -84,8 +94,12 @@ def summary_html(run: PipelineRun) -> str:
         ("bubble / ideal", f"{run.bubble_over_ideal:.3f}"),
         ("peak in flight per device", ", ".join(map(_fmt, s["peak_in_flight"]))),
     ]
-    if run.v > 1:
+    if _several(run):
         rows.append(("stages per device (placement)", html.escape(placement_text(run))))
+        shares = {run.pg.parameter_share(d) for d in range(run.p)}
+        rows.append(
+            ("parameters per device (of the model)", ", ".join(str(x) for x in sorted(shares)))
+        )
     if run.pg.split:
         rows.append(("kept until W per device", ", ".join(map(_fmt, s["peak_held"]))))
     if run.sync != "flush":
@@ -209,7 +223,7 @@ def step_caption(run: PipelineRun, t: int) -> str:
             if run.start(i) <= t <= run.finish(i):
                 doing = run.ops[i].label
         alive = run.in_flight(d)[t - run.first]
-        where = f" (stages {_stages(run, d)})" if run.v > 1 else ""
+        where = f" (stages {_stages(run, d)})" if _several(run) else ""
         parts.append(f"device {d}{where}: <b>{html.escape(doing)}</b> ({alive} in flight)")
     return f"time {t}: " + "; ".join(parts)
 
