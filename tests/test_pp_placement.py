@@ -188,7 +188,7 @@ def test_gpipe_backward_order_option():
 
 
 def test_names():
-    assert set(MORE_SCHEDULES) == {"looped-bfs", "zb-v", "dualpipev", "dualpipe"}
+    assert set(MORE_SCHEDULES) == {"looped-bfs", "zb-v", "v-half", "v-min", "dualpipev", "dualpipe"}
     assert set(ALL_SCHEDULES) >= set(MORE_SCHEDULES)
     assert pipeline_schedule("ZBV", 2, 4, tf=2, tb=2, tw=2).name == "zb-v"
     with pytest.raises(ScheduleError, match="exactly 2 chunks"):
@@ -228,3 +228,54 @@ def test_orders_are_pure_data():
     keys = pp_schedules.zb_v(3, 5)
     assert all(isinstance(k, tuple) and len(k) == 3 for ks in keys.values() for k in ks)
     assert sum(len(ks) for ks in keys.values()) == 3 * 2 * 5 * 3
+
+
+# -- V-Half and V-Min (Qi et al. 2024, "Pipeline Parallelism with Controllable Memory") ------------
+#
+# The authors' table (T_F = T_B = T_W; bubble rate = 1 - m (T_F+T_B+T_W) / makespan; memory in
+# micro-batches of one device's activations, held until W):
+#
+#     1F1B ~p/m, p      V-Min ~2p/3m, (p+4)//3      V-Half ~p/2m, (p+2)//2      V-ZB 0, p
+#
+# The memory is exact (it follows from each device's order alone); the bubble rates are stated
+# only approximately ("~"), so the test asserts ours is at most that and below 1F1B's.
+
+
+@pytest.mark.parametrize("p", [1, 2, 3, 4, 5, 6, 8])
+@pytest.mark.parametrize("k", [2, 3])
+def test_v_half_and_v_min_memory_and_bubble(p, k):
+    m = k * p
+    t = Timing(2, 2, 2)
+    ofob = pipeline_schedule("1f1b", p, m, timing=t)
+    rate_1f1b = 1 - ofob.ideal / ofob.makespan
+    assert max(ofob.peak_in_flight) == p
+    for name, memory, rate in (
+        ("v-min", (p + 4) // 3, Fraction(2 * p, 3 * m)),
+        ("v-half", (p + 2) // 2, Fraction(p, 2 * m)),
+    ):
+        r = pipeline_schedule(name, p, m, timing=t)
+        core.verify(r.pg.graph, r.schedule)
+        assert r.pg.placement_name == ("v" if p > 1 else "loop") and r.pg.split
+        assert max(r.peak_held) == memory  # held until W, as the paper counts
+        assert max(r.peak_in_flight) <= memory
+        assert r.ideal == m * 6
+        ours = 1 - Fraction(r.ideal, r.makespan)
+        assert ours <= rate
+        if p > 1:
+            assert ours < rate_1f1b
+        assert closed_form(name, p, m, 2, t) is None  # no exact closed form is published
+
+
+def test_v_min_keeps_a_third_and_v_half_half_of_1f1b():
+    # p = 8, m = 16: 1F1B 8, V-Half 5, V-Min 4 micro-batches; ZB-V (V-ZB) keeps 1F1B's 8
+    t = Timing(2, 2, 2)
+    peaks = {
+        n: max(pipeline_schedule(n, 8, 16, timing=t).peak_held) for n in ("zb-v", "v-half", "v-min")
+    }
+    assert peaks == {"zb-v": 8, "v-half": 5, "v-min": 4}
+    # device 0 of V-Min at p = 4, by hand from the block (slots of micro-batch 1: chunk-0
+    # forward 0, chunk-1 forward 7, chunk-1 backward 8, chunk-0 backward 15; every 6 slots
+    # the next micro-batch): slots 0 6 7 8 | 12 13 14 15 | 18 19 20, a W (chunk 1's first) in
+    # the first free slot after its B: 9, 16 and 17
+    head = [k + str(m) + (".1" if s else "") for k, m, s in pp_schedules.v_min(4, 4)[0][:14]]
+    assert head == "F1 F2 F1.1 B1.1 W1.1 F3 F2.1 B2.1 B1 W2.1 W1 F4 F3.1 B3.1".split()

@@ -31,7 +31,7 @@ from ..llm.planner import MAX_GPUS, MAX_GPUS_PER_NODE, MAX_LAYOUT_GPUS
 
 _SCHEDULE_HELP = (
     "naive, gpipe, pipedream, 1f1b (= dapple), 1f1b-eager (the 2023 slide's figure), "
-    "interleaved, zb-h1, zb-h2, looped-bfs, zb-v (V placement), dualpipev (V placement), "
+    "interleaved, zb-h1, zb-h2, looped-bfs, zb-v, v-half, v-min, dualpipev (V placement), "
     "dualpipe (two directions: p even, m even >= 2p)"
 )
 
@@ -96,7 +96,8 @@ def register(sub) -> None:
     pp.add_argument(
         "--tf",
         type=dur,
-        help="forward time T_F (default 1; v for interleaved, looped-bfs, zb-v, dualpipev)",
+        help="forward time T_F (default 1; v for interleaved, looped-bfs and 2 for the V "
+        "placements: zb-v, v-half, v-min, dualpipev)",
     )
     pp.add_argument("--tb", type=dur, help="backward (input-gradient) time T_B (default: as T_F)")
     pp.add_argument("--tw", type=dur, help="weight-gradient time T_W (default: as T_F)")
@@ -314,6 +315,8 @@ def _default_durations(args) -> None:
         "interleaved",
         "looped-bfs",
         "zb-v",
+        "v-half",
+        "v-min",
         "dualpipev",
     )
     unit = (args.v or 2) if chunked else 1

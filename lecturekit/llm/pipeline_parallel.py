@@ -42,8 +42,9 @@ longer), ``gpipe``, ``pipedream``, ``1f1b``, ``1f1b-eager`` (the 2023 slide's DA
 scheduling with backward first and at most ``p`` micro-batches in flight), ``interleaved``,
 ``zb-h1``, ``zb-h2``; and in :data:`MORE_SCHEDULES`, with more than one stage per device placed
 by :func:`placement_devices` (a loop, or a V: device ``d`` holds stages ``d`` and ``2p - 1 - d``):
-``looped-bfs``, ``zb-v``, ``dualpipev``; and ``dualpipe``, whose micro-batches travel in two
-directions, half from each end, so the placement depends on the micro-batch
+``looped-bfs``, ``zb-v``, ``v-half``, ``v-min``, ``dualpipev``; and ``dualpipe``, whose
+micro-batches travel in two directions, half from each end, so the placement depends on the
+micro-batch
 (:func:`placement_directions`: device ``d`` holds stage ``d`` of the down direction and stage
 ``p - 1 - d`` of the up direction). :mod:`lecturekit.llm.torch_pipelining` reads and writes
 orders in the action notation of PyTorch's ``torch.distributed.pipelining``.
@@ -104,6 +105,8 @@ SCHEDULES: dict[str, str] = {
 MORE_SCHEDULES: dict[str, str] = {
     "looped-bfs": "looped BFS (2022): loop placement, each chunk GPipe-style in turn; m in flight",
     "zb-v": "ZB-V (2024): V placement (stages d and 2p-1-d), split backward; 1F1B memory",
+    "v-half": "V-Half (2024): V placement, about half of 1F1B's activation memory, small bubble",
+    "v-min": "V-Min (2024): V placement, about a third of 1F1B's activation memory",
     "dualpipev": "DualPipeV (DeepSeek 2025): V placement, forward and backward chunks paired",
     "dualpipe": "DualPipe (DeepSeek-V3 2024): two directions, half the micro-batches from each "
     "end; 2x parameters",
@@ -131,6 +134,8 @@ ALIASES = {
     "zbvzerobubble": "zb-v",
     "dualpipe-v": "dualpipev",
     "dual-pipe": "dualpipe",
+    "vhalf": "v-half",
+    "vmin": "v-min",
     "bidirectional": "dualpipe",
 }
 
@@ -1236,7 +1241,7 @@ def pipeline_schedule(
                 f"v (model chunks per device): dualpipe places one stage of each direction "
                 f"per device (v = 1), got v = {v}"
             )
-    elif name in ("zb-v", "dualpipev"):
+    elif name in ("zb-v", "dualpipev", "v-half", "v-min"):
         if v not in (None, 2):
             raise ScheduleError(
                 f"v (model chunks per device): {name} places exactly 2 chunks per device "
@@ -1246,7 +1251,7 @@ def pipeline_schedule(
     elif v not in (None, 1):
         raise ScheduleError(
             f"v (model chunks per device) only applies to the interleaved and looped-bfs "
-            f"schedules (zb-v and dualpipev use 2), not {name}"
+            f"schedules (zb-v, dualpipev, v-half and v-min use 2), not {name}"
         )
     p, m, v = _check_shape(p, m, v or 1)
     if calls and name not in ("dualpipe", "dualpipev"):
@@ -1284,6 +1289,9 @@ def pipeline_schedule(
         keys = pp_schedules.zb_v(p, m)
         if m < 2 * p - 1:
             note = f"m = {m} < 2p - 1 = {2 * p - 1}: too few micro-batches to fill ZB-V's warm-up"
+    elif name in ("v-half", "v-min"):
+        pg = build_pipeline_graph(p, m, 2, timing, split=True, placement="v")
+        keys = (pp_schedules.v_half if name == "v-half" else pp_schedules.v_min)(p, m)
     elif name == "dualpipev":
         if m < 2 * p:
             raise ScheduleError(

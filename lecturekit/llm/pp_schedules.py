@@ -33,6 +33,9 @@ The rules, for ``p`` devices (stages) and ``m`` micro-batches:
     looped BFS on the loop placement; ZB-V and DualPipeV on the V placement (device ``d`` holds
     stages ``d`` and ``2p - 1 - d``): see each function. All three give the same op lists as
     PyTorch's ``ScheduleLoopedBFS``, ``ScheduleZBVZeroBubble`` and ``ScheduleDualPipeV``.
+``v_half``, ``v_min`` (Qi et al. 2024, "Pipeline Parallelism with Controllable Memory")
+    the V placement with building blocks whose short lifespan keeps about 1/2 (V-Half) or 1/3
+    (V-Min) of 1F1B's activations, at some bubble: see :func:`v_half`, :func:`v_min`.
 ``dualpipe`` (DeepSeek-V3)
     two directions: half the micro-batches enter at device 0, half at device ``p - 1``; device
     ``d`` holds stage ``d`` of the one and ``p - 1 - d`` of the other, and runs the DualPipeV
@@ -332,6 +335,65 @@ def dualpipe_calls(p: int, m: int) -> dict[int, list[list[Key]]]:
             calls.append(mapped)
         out[d] = calls
     return out
+
+
+def v_min(p: int, m: int) -> dict[int, list[Key]]:
+    """V-Min (Qi et al. 2024, "Pipeline Parallelism with Controllable Memory"): the V placement
+    with the building block whose lifespan keeps about a third of 1F1B's activations,
+    ``(p + 4) // 3`` micro-batches' worth at the peak, at a bubble of about ``2p / 3m``."""
+    return {d: _v_block_device(p, m, d, "min") for d in range(p)}
+
+
+def v_half(p: int, m: int) -> dict[int, list[Key]]:
+    """V-Half (same paper): about half of 1F1B's activations, ``(p + 2) // 2`` micro-batches'
+    worth at the peak, at a bubble of about ``p / 2m``."""
+    return {d: _v_block_device(p, m, d, "half") for d in range(p)}
+
+
+def _v_block_offsets(p: int, d: int, kind: str) -> list[int]:
+    """The time slots of device ``d``'s forward of chunk 0, forward of chunk 1, backward of
+    chunk 1 and backward of chunk 0 for the first micro-batch in the paper's building block
+    (every pass one slot; the block repeats every 6 slots, one per pass of a micro-batch on a
+    device: two forwards, two ``B``, two ``W``). A micro-batch's chunk-0 forwards run down the
+    devices one slot apart, its chunk-1 forwards back up, then its backwards the same way; the
+    gap before the backwards (the block's lifespan) sets the memory. V-Min leaves no gap
+    between the forwards' and the backwards' legs (2 slots when ``3 | p``, so that the
+    passes of consecutive blocks do not collide), V-Half spaces the forwards two slots apart
+    (3 slots of gap when ``p`` is even); as the sail-sg/zero-bubble-pipeline-parallelism
+    implementation's stable patterns."""
+    if kind == "min":
+        gap = 2 if p % 3 == 0 else 0
+        return [d, 2 * p - 1 - d, 2 * p + gap + d, 4 * p + gap - 1 - d]
+    gap = 3 if p % 2 == 0 else 0
+    return [2 * d, 3 * p - 2 - d, 3 * p + gap + 2 * d - 1, 6 * p + gap - d - 2]
+
+
+def _v_block_device(p: int, m: int, d: int, kind: str) -> list[Key]:
+    """Device ``d``'s order: the building block repeated ``m`` times, every ``W`` in the first
+    free slot after its ``B`` (chunk 1's first), in slot order. The reference then squeezes the
+    warm-up and cool-down with a greedy reordering; here the evaluator runs the passes as soon
+    as their inputs arrive, which squeezes in time but keeps the order (and so the memory)."""
+    s0, s1 = d, 2 * p - 1 - d
+    kinds = [("F", s0), ("F", s1), ("B", s1), ("B", s0)]
+    slots: dict[int, Key] = {}
+    for (kind_, stage), first in zip(kinds, _v_block_offsets(p, d, kind), strict=True):
+        for k in range(m):
+            slots[first + 6 * k] = (kind_, k + 1, stage)
+    pending: dict[int, list[int]] = {s1: [], s0: []}
+    order: list[Key] = []
+    for t in range(max(slots) + 1):
+        if t in slots:
+            order.append(slots[t])
+            if slots[t][0] == "B":
+                pending[slots[t][2]].append(slots[t][1])
+            continue
+        for stage in (s1, s0):  # an idle slot: a pending weight gradient
+            if pending[stage]:
+                order.append(("W", pending[stage].pop(0), stage))
+                break
+    for stage in (s1, s0):
+        order += [("W", k, stage) for k in pending[stage]]
+    return order
 
 
 def zb_h1(p: int, m: int) -> dict[int, list[Key]]:
