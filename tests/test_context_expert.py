@@ -214,3 +214,175 @@ def test_memory_report_bad_cp_ep(model, kw, message):
 
     with pytest.raises(ConfigError, match=message):
         memory_report(model, ParallelConfig(dp=2), **kw)
+
+
+# -- ring attention's time: the s^2 FLOPs and the overlap on the scheduling core ------------------
+
+
+def test_attention_flops_by_hand_and_megatrons_formula():
+    from lecturekit.llm.context_parallel import attention_flops
+
+    # s = 4 tokens, h = 2, b = 1: Q K^T is (4 x 2)(2 x 4): 4 x 4 x 2 multiply-adds = 64 FLOPs,
+    # P V the same; a causal mask skips half
+    assert attention_flops(4, 2, causal=False) == 128 and attention_flops(4, 2) == 64
+    # Narayanan et al. 2021: training = 72 B s l h^2 (1 + s/6h + ...): the s/6h term is
+    # 12 B s^2 l h = 3 (forward + backward) x 4 B s^2 h x l, without a mask
+    b, s, h, layers = 8, 2048, 12288, 96
+    megatron = 72 * b * s * layers * h**2 * s // (6 * h)
+    assert megatron == 3 * attention_flops(s, h, b, causal=False) * layers
+
+
+def test_ring_attention_schedule_by_hand():
+    from lecturekit.llm.priority_comm import ring_attention, ring_attention_closed_form
+
+    # cp = 4, a block's attention 2 units, a block's transfer 3: the link is the bottleneck;
+    # A0 runs on the local block while R1 arrives, then every step waits 3 for the next block
+    run = ring_attention(4, compute=2, transfer=3)
+    assert run.step_time == 2 + 3 * 3 == 11 == ring_attention_closed_form(4, 2, 3)
+    assert run.timeline().splitlines()[0].split()[:4] == ["gpu", "A0", "A0", "."]
+    assert [run.start_of(f"R{i}") for i in (1, 2, 3)] == [1, 4, 7]
+    assert run.exposed_comm() == 3  # (cp-1)(t - c)
+    serial = ring_attention(4, 2, 3, overlap=False)
+    assert serial.step_time == 4 * 2 + 3 * 3 == 17
+    # compute 3 >= transfer 2: the transfers are hidden, the time is the GPU's 4 x 3
+    hid = ring_attention(4, compute=3, transfer=2)
+    assert hid.step_time == 12 and hid.exposed_comm() == 0
+    assert ring_attention(1, 5, 9).step_time == 5  # one device: no ring
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 6), st.integers(1, 6))
+def test_ring_attention_overlap_between_its_bounds(cp, c, t):
+    from lecturekit.llm.priority_comm import ring_attention, ring_attention_closed_form
+
+    over = ring_attention(cp, c, t).step_time
+    serial = ring_attention(cp, c, t, overlap=False).step_time
+    assert over == ring_attention_closed_form(cp, c, t)
+    assert serial == ring_attention_closed_form(cp, c, t, overlap=False) == cp * c + (cp - 1) * t
+    assert max(cp * c, (cp - 1) * t) <= over <= serial
+    assert (over == cp * c) == (c >= t or cp == 1)  # hidden exactly when c >= t
+
+
+def test_liu_et_al_block_size_condition():
+    from lecturekit.llm.comm import Link
+    from lecturekit.llm.context_parallel import min_hidden_block
+
+    a100, nvlink = 312e12, Link(0.0, 1 / 300e9)
+    # Liu et al. 2023: 4 d c^2 / F >= 4 c d / B, i.e. c >= F / B = 1040 tokens (A100, NVLink);
+    # their setting: K, V as wide as Q (GPT-3: no GQA), 16-bit, no mask, no latency
+    assert min_hidden_block("gpt3", nvlink, a100, causal=False) == 1040
+    # Llama 3: h_kv = h / 4 sends a quarter, the causal mask halves the compute: F / 2B
+    assert min_hidden_block("llama3-8b", nvlink, a100) == 520
+    # tensor parallelism divides both sides by tp; the latency α adds to the transfer
+    assert min_hidden_block("llama3-8b", nvlink, a100, tp=8) == 520
+    slow = Link(10e-6, 1 / 25e9)
+    n = min_hidden_block("llama3-8b", slow, a100 * 0.5)
+    a, k = 4 * 4096 * 0.5 / (a100 * 0.5), 2 * 1024 * 2 / 25e9
+    assert a * n * n >= 10e-6 + k * n  # hidden at n tokens, and n is the smallest such
+    assert a * (n - 1) ** 2 < 10e-6 + k * (n - 1)
+
+
+def test_ring_attention_time_agrees_with_the_planner_and_the_core():
+    from lecturekit.llm.context_parallel import ring_attention_time
+    from lecturekit.llm.planner import Cluster, cp_step_seconds
+
+    m = preset("llama3-8b").with_(seq=131_072)
+    c = Cluster(64)
+    for tp, cp in ((1, 8), (8, 8), (2, 32), (1, 64)):
+        link = c.intra if tp * cp <= 8 else c.inter
+        r = ring_attention_time(m, cp, link, c.flops * 0.5, tp=tp)
+        # the link's time, hidden or not, is the planner's CP traffic (the same bytes, α)
+        assert r.step_traffic == pytest.approx(cp_step_seconds(m, c, tp, cp))
+        # each block: half of 4 (s/cp)^2 (h/tp) FLOPs (causal, load-balanced)
+        assert r.compute == pytest.approx(2 * (131_072 // cp) ** 2 * 4096 / tp / (c.flops * 0.5))
+        assert r.lower_bound <= r.forward <= r.serial
+        assert r.hidden == (r.exposed_forward == 0)
+        if cp <= 8:  # the forward on the core, c and t in whole units (small rings: cheap)
+            run = r.schedule(units=10)
+            cu = max(r.compute, r.transfer) / 10
+            c_u, t_u = max(1, round(r.compute / cu)), max(1, round(r.transfer / cu))
+            assert run.step_time == c_u + (cp - 1) * max(c_u, t_u)
+    # 128K over cp = 64 across nodes: blocks of 2048 tokens are too small to hide the ring
+    slow = ring_attention_time(m, 64, c.inter, c.flops * 0.5)
+    assert not slow.hidden and slow.step_exposed > 0
+    assert slow.step_exposed == pytest.approx(3 * 63 * (slow.transfer - slow.compute))
+
+
+def test_planner_cp_term_is_the_exposed_ring():
+    from lecturekit.llm.planner import Cluster, cp_step_seconds, plan
+
+    m = preset("llama3-8b")  # 8192 tokens: small blocks; cp x tp > 8 crosses InfiniBand
+    c = Cluster(64)
+    plans = plan(m, c, cp_options=(2, 8), tp_options=[4, 8], pp_options=[1], zero_stages=(1,))
+    assert {p.cp for p in plans} == {2, 8}
+    exposed = 0
+    for p in plans:
+        full = cp_step_seconds(m, c, p.tp, p.cp) * m.layers * p.micro_batches
+        assert p.cp_comm + p.cp_hidden == pytest.approx(full)  # exposed + hidden = traffic
+        assert p.cp_comm < full
+        exposed += p.cp_comm > 0
+    assert exposed  # tp 8 x cp 8: 1024-token blocks over InfiniBand are not hidden
+    uly = plan(m, c, cp_options=(2,), cp_kind="ulysses", tp_options=[4], pp_options=[1])
+    for p in uly:  # Ulysses' all-to-alls are waited for: all exposed
+        assert p.cp_hidden == 0
+        assert p.cp_comm == pytest.approx(
+            cp_step_seconds(m, c, 4, 2, "ulysses") * m.layers * p.micro_batches
+        )
+
+
+# -- the rank layout's text view in 5D (Megatron-LM's tp-cp-ep-dp-pp) -----------------------------
+
+
+def test_rank_layout_text_5d_sixteen_gpus_by_hand():
+    """tp = 2, cp = 2, dp = 4, pp = 1, ep = 4 on two nodes of 8: rank = (2 d + c) 2 + t; the
+    expert groups take one GPU of each (data, context) pair in order: [0, 2, 4, 6], ..."""
+    from lecturekit.llm.planner import megatron_groups, rank_layout
+
+    lay = rank_layout(dp=4, pp=1, tp=2, gpus_per_node=8, cp=2, ep=4)
+    assert lay.world_size == 16
+    assert [lay.context_of(r) for r in range(8)] == [0, 0, 1, 1, 0, 0, 1, 1]
+    assert [lay.expert_of(r) for r in (0, 2, 4, 6, 1, 9, 15)] == [0, 1, 2, 3, 0, 0, 3]
+    assert lay.all_groups() == megatron_groups(tp=2, cp=2, dp=4, pp=1, ep=4)
+    block = (
+        "data-parallel replica {d}:\n"
+        "          context 0                       context 1\n"
+        "          tensor 0        tensor 1        tensor 0        tensor 1\n"
+        "stage 0   GPU {a:>2} (n{n}) e{e}  GPU {b:>2} (n{n}) e{e}  "
+        "GPU {c:>2} (n{n}) e{f}  GPU {g:>2} (n{n}) e{f}"
+    )
+    want = [
+        block.format(d=0, a=0, b=1, c=2, g=3, n=0, e=0, f=1),
+        block.format(d=1, a=4, b=5, c=6, g=7, n=0, e=2, f=3),
+        block.format(d=2, a=8, b=9, c=10, g=11, n=1, e=0, f=1),
+        block.format(d=3, a=12, b=13, c=14, g=15, n=1, e=2, f=3),
+        "expert-parallel groups (ep = 4): [0, 2, 4, 6] [1, 3, 5, 7] [8, 10, 12, 14] "
+        "[9, 11, 13, 15]",
+        "e<i>: the i-th 1/4 of every MoE layer's experts; expert data-parallel size "
+        "dp x cp / ep = 2",
+    ]
+    assert lay.text() == "\n".join(want)
+    # context parallelism alone: no expert column, the context header over the tensor columns
+    cp_only = rank_layout(dp=1, pp=2, tp=2, gpus_per_node=4, cp=2).text().splitlines()
+    assert cp_only[1].split() == ["context", "0", "context", "1"]
+    assert cp_only[3].split()[:5] == ["stage", "0", "GPU", "0", "(n0)"]
+    assert cp_only[4].split()[-2:] == ["7", "(n1)"] and " e" not in "\n".join(cp_only)
+
+
+def test_rank_layout_3d_text_unchanged_and_bad_5d_input():
+    from lecturekit.llm.planner import rank_layout
+
+    lay = rank_layout(2, 4, 4, gpus_per_node=4, cp=1, ep=1)
+    assert lay.text() == rank_layout(2, 4, 4, gpus_per_node=4).text()
+    assert lay.text().splitlines()[:3] == [
+        "data-parallel replica 0:",
+        "          tensor 0      tensor 1      tensor 2      tensor 3",
+        "stage 0   GPU  0 (n0)   GPU  1 (n0)   GPU  2 (n0)   GPU  3 (n0)",
+    ]
+    with pytest.raises(ConfigError, match="ep: 3 must divide dp x cp = 4"):
+        rank_layout(dp=2, pp=1, tp=2, cp=2, ep=3)
+    with pytest.raises(ConfigError, match="cp: must be a positive integer"):
+        rank_layout(cp=0)
+    with pytest.raises(ConfigError, match="kind: must be one of tensor, context"):
+        rank_layout().groups("model")
+    with pytest.raises(ConfigError, match="rank: 99"):
+        rank_layout(dp=2, pp=1, tp=1, ep=2).expert_of(99)

@@ -26,21 +26,52 @@ from the other pieces is paid in communication, in one of two ways:
 
 Counts are per device and per transformer layer, in bytes (``dtype_bytes`` per element, 2 for
 fp16/bf16). :func:`long_context_table` sizes the lecture's table.
+
+**Time: attention's s^2 FLOPs, and when ring attention's traffic is hidden.** The attention
+scores ``Q K^T`` and the weighted sum ``P V`` cost ``2 b s^2 h`` FLOPs each in the forward,
+``4 b s^2 h`` a layer (Narayanan et al. 2021 and Korthikanti et al. 2022 count a layer's forward
+as ``24 b s h^2 + 4 b s^2 h``; their training total ``72 B s l h^2 (1 + s / 6h + ...)``
+contains it as the ``s / 6h``); a causal mask skips the upper triangle, half of it
+(:func:`attention_flops`). For long sequences this term dominates: at ``s = 2,000,000`` and
+``h = 4096`` the causal ``2 s^2 h`` is 40x Llama 3 8B's ``2 Ψ_layer s``.
+
+Ring attention splits those FLOPs into ``cp`` steps per device. With the sequence cut in
+``2 cp`` chunks and device ``j`` holding chunks ``j`` and ``2 cp - 1 - j`` (Megatron-LM's
+load-balanced causal CP) *every* step is half a block of ``s/cp`` queries against ``s/cp``
+keys: ``c = 4 b (s/cp)^2 h / 2`` FLOPs (``/ tp`` with tensor parallelism, which splits the
+heads), ``c / F`` seconds at ``F`` FLOP/s. Receiving one K/V block takes
+``t = α + 2 b (s/cp) h_kv x dtype_bytes x β``. :func:`ring_attention_time` schedules the
+``cp - 1`` receives against the ``cp`` blocks on the scheduling core's ``gpu`` and ``link``
+(:func:`lecturekit.llm.priority_comm.ring_attention`, where the closed form
+``c + (cp - 1) max(c, t)`` is checked against the list schedule): the traffic is **hidden
+when c >= t**. Without the ``α`` and for ``h_kv = h``, 16-bit, no mask that is Liu et al.'s
+condition ``4 d c^2 / F >= 4 c d / B``, i.e. a block of at least ``F / B`` tokens
+(:func:`min_hidden_block`). The backward is the same ring with twice the compute (``dQ``,
+``dK``, ``dV``: two products per forward one) and twice the traffic (K and V, and the
+partial ``dK``, ``dV`` travelling with them), so forward plus backward take three times the
+forward. (An implementation also sends each finished ``dK``, ``dV`` one last hop home after
+the ring; that one block per layer is left out, as in the volumes above.)
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
+from .. import validate
 from ..errors import ConfigError
 from .config import ModelConfig, preset
 
 __all__ = [
     "LONG_CONTEXT",
     "CPLayer",
+    "RingTiming",
+    "attention_flops",
     "context_parallel_layer",
     "long_context_table",
     "min_cp_for_budget",
+    "min_hidden_block",
+    "ring_attention_time",
 ]
 
 #: the lecture's long-context table (slides 000: 模型 / 上下文长度 (token数) / 发布时间)
@@ -215,3 +246,143 @@ def long_context_table(
             )
         rows.append(row)
     return rows
+
+
+# -- time: attention's FLOPs and ring attention's overlap --------------------------------------
+
+
+def attention_flops(seq: int, hidden: int, micro_batch: int = 1, causal: bool = True) -> int:
+    """Forward FLOPs of one layer's ``Q K^T`` and ``P V`` (the part quadratic in ``seq``):
+    ``4 b s^2 h``, or ``2 b s^2 h`` with a causal mask (half the score matrix is skipped).
+    ``hidden`` is the query width (heads x head size); with grouped-query attention the
+    products still run over every query head. The backward is twice this."""
+    s = _pos("seq (sequence length)", seq)
+    h = _pos("hidden", hidden)
+    b = _pos("micro_batch", micro_batch)
+    full = 4 * b * s * s * h
+    return full // 2 if causal else full
+
+
+@dataclass(frozen=True)
+class RingTiming:
+    """Ring attention's forward on one of ``cp`` devices, one layer: ``compute`` seconds per
+    key/value block, ``transfer`` seconds to receive one (module text). Backward = 2 x forward."""
+
+    cp: int
+    block_tokens: int
+    compute: float
+    transfer: float
+
+    @property
+    def forward(self) -> float:
+        """Overlapped: ``c + (cp-1) max(c, t)``."""
+        return self.compute + (self.cp - 1) * max(self.compute, self.transfer)
+
+    @property
+    def serial(self) -> float:
+        """Not overlapped (the upper bound): ``cp c + (cp-1) t``."""
+        return self.cp * self.compute + (self.cp - 1) * self.transfer
+
+    @property
+    def lower_bound(self) -> float:
+        """No schedule beats ``max(cp c, (cp-1) t)``: the GPU's work, or the link's."""
+        return max(self.cp * self.compute, (self.cp - 1) * self.transfer)
+
+    @property
+    def hidden(self) -> bool:
+        """Every transfer hidden behind a block's attention (``c >= t``)."""
+        return self.cp == 1 or self.compute >= self.transfer
+
+    @property
+    def exposed_forward(self) -> float:
+        """Forward time beyond the attention compute: ``(cp-1) max(0, t - c)``."""
+        return self.forward - self.cp * self.compute
+
+    @property
+    def step(self) -> float:
+        """Forward plus backward (3 x the forward)."""
+        return 3 * self.forward
+
+    @property
+    def step_compute(self) -> float:
+        """Attention compute of forward plus backward: ``3 cp c``."""
+        return 3 * self.cp * self.compute
+
+    @property
+    def step_traffic(self) -> float:
+        """Link time of forward plus backward, hidden or not: ``3 (cp-1) t``."""
+        return 3 * (self.cp - 1) * self.transfer
+
+    @property
+    def step_exposed(self) -> float:
+        """Forward plus backward beyond the attention compute: ``3 (cp-1) max(0, t - c)``."""
+        return 3 * self.exposed_forward
+
+    def schedule(self, units: int = 12, overlap: bool = True):
+        """The forward on the scheduling core
+        (:func:`~lecturekit.llm.priority_comm.ring_attention`), ``c`` and ``t`` rounded to whole
+        time units, the longer of the two ``units`` long."""
+        from .priority_comm import ring_attention
+
+        units = validate.integer(units, "units", 1, 1000)
+        q = max(self.compute, self.transfer) / units
+        c = max(1, round(self.compute / q))
+        t = max(1, round(self.transfer / q))
+        return ring_attention(max(self.cp, 1), c, t, overlap)
+
+
+def _ring_terms(model, tp, flops, link, micro_batch, causal, dtype_bytes):
+    """``(a, k, alpha)``: a block of ``n`` tokens computes in ``a n^2`` s, arrives in
+    ``alpha + k n`` s."""
+    if isinstance(model, str):
+        model = preset(model)
+    tp = _pos("tp", tp)
+    if model.heads % tp or model.n_kv_heads % tp:
+        raise ConfigError(f"tp: {tp} does not divide the {model.n_kv_heads} key/value heads")
+    validate.number(flops, "flops (FLOP/s of one GPU)", above=0, maximum=1e20)
+    b = _pos("micro_batch", micro_batch)
+    a = 4 * b * model.hidden / tp * (0.5 if causal else 1.0) / flops
+    k = 2 * b * model.kv_hidden / tp * _pos("dtype_bytes", dtype_bytes) * link.beta
+    return model, a, k, link.alpha
+
+
+def ring_attention_time(
+    model: ModelConfig | str,
+    cp: int,
+    link,
+    flops: float,
+    seq: int | None = None,
+    micro_batch: int = 1,
+    tp: int = 1,
+    causal: bool = True,
+    dtype_bytes: int = 2,
+) -> RingTiming:
+    """Ring attention's timing for one layer of ``model`` on one of ``cp`` devices joined by
+    ``link`` (:class:`~lecturekit.llm.comm.Link`), each running attention at ``flops`` FLOP/s
+    (peak x efficiency), heads split over ``tp``. ``causal``: load-balanced causal mask (half
+    a block per step), else full attention."""
+    model, a, k, alpha = _ring_terms(model, tp, flops, link, micro_batch, causal, dtype_bytes)
+    lay = context_parallel_layer(model, cp, "ring", seq, micro_batch, dtype_bytes)
+    n = lay.seq // lay.cp
+    return RingTiming(lay.cp, n, a * n * n, alpha + k * n)
+
+
+def min_hidden_block(
+    model: ModelConfig | str,
+    link,
+    flops: float,
+    tp: int = 1,
+    causal: bool = True,
+    micro_batch: int = 1,
+    dtype_bytes: int = 2,
+) -> int:
+    """The fewest tokens per device (block ``s / cp``) whose attention takes at least as long
+    as receiving the next K/V block: the smallest ``n`` with ``a n^2 >= alpha + k n``. For
+    ``h_kv = h``, 16-bit, no mask and ``alpha = 0`` that is Liu et al.'s ``F / B``."""
+    _, a, k, alpha = _ring_terms(model, tp, flops, link, micro_batch, causal, dtype_bytes)
+    n = max(1, math.ceil((k + math.sqrt(k * k + 4 * a * alpha)) / (2 * a)))
+    while n > 1 and a * (n - 1) ** 2 >= alpha + k * (n - 1):  # float rounding
+        n -= 1
+    while a * n * n < alpha + k * n:
+        n += 1
+    return n

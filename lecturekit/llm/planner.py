@@ -14,7 +14,9 @@ A100: 34 days". This module computes both, from the other calculators:
 **Step-time model** (stated, deliberately simple; every term is reported separately):
 
 ``compute``  = FLOPs per step / (GPUs x peak x ``efficiency``), FLOPs = 6 Ψ x tokens per step
-(8 Ψ with full recomputation: the forward runs twice);
+(8 Ψ with full recomputation: the forward runs twice) plus attention's ``Q K^T`` and ``P V``,
+quadratic in the sequence: ``2 b s^2 h`` a layer's causal forward, 3x that for forward and
+backward (4x with full recomputation), :func:`~lecturekit.llm.context_parallel.attention_flops`;
 ``bubble``   = compute x (p-1)/m (1F1B; one sequence per micro-batch);
 ``tp``       = Megatron's 4 all-reduces of (s x h) activations per layer and micro-batch, inside
 a node, never overlapped;
@@ -34,11 +36,13 @@ parallelism splits a mixture-of-experts model's experts over ``ep`` GPUs taken f
 ``world / (tp pp cp)``, expert data-parallel size ``world / (tp ep pp) = dp cp / ep``). Memory
 per GPU is :func:`~lecturekit.llm.memory.memory_report` with ``cp`` and ``ep``. Two more terms:
 
-``cp``       = per layer and micro-batch, ring attention's ``3 (cp-1)`` key/value block messages
-(forward and backward) or Ulysses' 8 all-to-alls, bytes from
-:func:`~lecturekit.llm.context_parallel.context_parallel_layer` divided by ``tp`` (heads split),
-never overlapped (an upper bound: ring attention hides behind the attention blocks when these
-take longer);
+``cp``       = per layer and micro-batch, the *exposed* part of ring attention's ``3 (cp-1)``
+key/value block messages (forward and backward): the ring runs on the scheduling core's gpu and
+link, each block's attention hiding the next block's transfer, so only
+``3 (cp-1) max(0, t - c)`` is left (:func:`~lecturekit.llm.context_parallel.ring_attention_time`;
+``Plan.cp_hidden`` is the hidden rest); or Ulysses' 8 all-to-alls, which attention waits for
+(never overlapped); bytes from
+:func:`~lecturekit.llm.context_parallel.context_parallel_layer` divided by ``tp`` (heads split);
 ``ep``       = per layer and micro-batch, 4 all-to-alls (dispatch and combine, forward and
 backward) of :func:`~lecturekit.llm.moe.all_to_all_elements` for the ``s / (cp tp)`` tokens a
 GPU holds, never overlapped.
@@ -59,7 +63,7 @@ from . import hardware
 from .comm import Link, data_parallel_comm, tensor_parallel_comm
 from .config import PRECISIONS, ModelConfig, ParallelConfig, Precision, preset
 from .context_parallel import KINDS as CP_KINDS
-from .context_parallel import context_parallel_layer
+from .context_parallel import attention_flops, context_parallel_layer, ring_attention_time
 from .memory import GIB, memory_report
 from .moe import all_to_all_elements
 from .params import active_parameter_count, layer_parameters, parameter_count, stage_parameters
@@ -70,6 +74,7 @@ __all__ = [
     "Cluster",
     "Plan",
     "RankLayout",
+    "cp_exposed_seconds",
     "cp_step_seconds",
     "days_to_train",
     "ep_step_seconds",
@@ -222,41 +227,54 @@ GPT3_ESTIMATE = {
 
 @dataclass(frozen=True)
 class RankLayout:
-    """Which GPU does what in a dp x pp x tp job: ``ranks[r] = (dp, pp, tp, node)``."""
+    """Which GPU does what in a dp x pp x tp (x cp, ep) job: ``ranks[r] = (dp, pp, tp, node)``.
+
+    Ranks are numbered as Megatron-LM does (order ``tp-cp-ep-dp-pp``: tensor fastest, then
+    context, data, pipeline); with ``cp > 1`` a rank's context index is :meth:`context_of`, and
+    with ``ep > 1`` its place in its expert-parallel group :meth:`expert_of`. Every group comes
+    from :func:`megatron_groups` (one source of truth)."""
 
     dp: int
     pp: int
     tp: int
     gpus_per_node: int
     ranks: tuple[tuple[int, int, int, int], ...]
+    cp: int = 1
+    ep: int = 1
 
     @property
     def world_size(self) -> int:
-        return self.dp * self.pp * self.tp
+        return self.dp * self.pp * self.tp * self.cp
 
-    def rank(self, dp: int, pp: int, tp: int) -> int:
-        """Global rank of data replica ``dp``, pipeline stage ``pp``, tensor partition ``tp``."""
-        return (pp * self.dp + dp) * self.tp + tp
+    def rank(self, dp: int, pp: int, tp: int, cp: int = 0) -> int:
+        """Global rank of data replica ``dp``, pipeline stage ``pp``, tensor partition ``tp``
+        (and context rank ``cp``)."""
+        return ((pp * self.dp + dp) * self.cp + cp) * self.tp + tp
+
+    def all_groups(self) -> dict[str, list[list[int]]]:
+        """Every kind of group, :func:`megatron_groups` of this layout."""
+        return megatron_groups(tp=self.tp, cp=self.cp, dp=self.dp, pp=self.pp, ep=self.ep)
 
     def groups(self, kind: str) -> list[list[int]]:
         """The communication groups: ``tensor`` (all-reduce every layer), ``pipeline``
-        (send/receive activations), ``data`` (all-reduce gradients)."""
-        out = []
-        if kind == "tensor":
-            for pp in range(self.pp):
-                for dp in range(self.dp):
-                    out.append([self.rank(dp, pp, t) for t in range(self.tp)])
-        elif kind == "pipeline":
-            for dp in range(self.dp):
-                for t in range(self.tp):
-                    out.append([self.rank(dp, pp, t) for pp in range(self.pp)])
-        elif kind == "data":
-            for pp in range(self.pp):
-                for t in range(self.tp):
-                    out.append([self.rank(dp, pp, t) for dp in range(self.dp)])
-        else:
-            raise ConfigError(f"kind: must be tensor, pipeline or data; got {kind!r}")
-        return out
+        (send/receive activations), ``data`` (all-reduce gradients), and Megatron-LM's
+        ``context``, ``data_context``, ``expert``, ``expert_data``."""
+        groups = self.all_groups()
+        if kind not in groups:
+            raise ConfigError(f"kind: must be one of {', '.join(groups)}; got {kind!r}")
+        return groups[kind]
+
+    def context_of(self, rank: int) -> int:
+        """The rank's place in its context-parallel group (which piece of the sequence)."""
+        return (rank // self.tp) % self.cp
+
+    def expert_of(self, rank: int) -> int:
+        """The rank's place in its expert-parallel group: it holds the ``i``-th ``1/ep`` of
+        every MoE layer's experts."""
+        for g in self.groups("expert"):
+            if rank in g:
+                return g.index(rank)
+        raise ConfigError(f"rank: {rank!r} is not a rank of this {self.world_size}-GPU layout")
 
     def node_of(self, rank: int) -> int:
         return rank // self.gpus_per_node
@@ -265,8 +283,46 @@ class RankLayout:
         return all(len({self.node_of(r) for r in g}) == 1 for g in self.groups("tensor"))
 
     def text(self) -> str:
-        """One block per data replica: rows = pipeline stages, columns = tensor partitions,
-        cells = global rank (and node)."""
+        """One block per data replica: rows = pipeline stages, columns = tensor partitions
+        (under their context rank when ``cp > 1``), cells = global rank, node (and, when
+        ``ep > 1``, ``e<i>``: the slice of the experts it holds), then the expert groups."""
+        if self.cp == 1 and self.ep == 1:
+            return self._text_3d()
+        experts = {}
+        if self.ep > 1:
+            for g in self.groups("expert"):
+                experts.update({r: i for i, r in enumerate(g)})
+        w = len(str(self.world_size - 1))
+
+        def cell(r: int) -> str:
+            out = f"GPU {r:>{w}} (n{self.node_of(r)})"
+            return out + (f" e{experts[r]}" if self.ep > 1 else "")
+
+        cw = max(len(cell(r)) for r in range(self.world_size)) + 2
+        cw = max(cw, len(f"tensor {self.tp - 1}") + 2)
+        lines = []
+        for dp in range(self.dp):
+            lines.append(f"data-parallel replica {dp}:")
+            if self.cp > 1:
+                head = "".join(f"context {c}".ljust(cw * self.tp) for c in range(self.cp))
+                lines.append((" " * 10 + head).rstrip())
+            cols = [(c, t) for c in range(self.cp) for t in range(self.tp)]
+            lines.append((" " * 10 + "".join(f"tensor {t}".ljust(cw) for _, t in cols)).rstrip())
+            for pp in range(self.pp):
+                cells = "".join(cell(self.rank(dp, pp, t, c)).ljust(cw) for c, t in cols)
+                lines.append((f"stage {pp}".ljust(10) + cells).rstrip())
+        if self.ep > 1:
+            lines.append(
+                f"expert-parallel groups (ep = {self.ep}): "
+                + " ".join(str(g) for g in self.groups("expert"))
+            )
+            lines.append(
+                f"e<i>: the i-th 1/{self.ep} of every MoE layer's experts; expert data-parallel "
+                f"size dp x cp / ep = {self.dp * self.cp // self.ep}"
+            )
+        return "\n".join(lines)
+
+    def _text_3d(self) -> str:
         w = len(str(self.world_size - 1))
         lines = []
         for dp in range(self.dp):
@@ -282,22 +338,34 @@ class RankLayout:
         return "\n".join(lines)
 
 
-def rank_layout(dp: int = 2, pp: int = 4, tp: int = 4, gpus_per_node: int = 4) -> RankLayout:
-    """The rank grid of a 3D-parallel job (default: the lecture's 2 x 4 x 4 on 8 nodes of 4)."""
+def rank_layout(
+    dp: int = 2, pp: int = 4, tp: int = 4, gpus_per_node: int = 4, cp: int = 1, ep: int = 1
+) -> RankLayout:
+    """The rank grid of a 3D-parallel job (default: the lecture's 2 x 4 x 4 on 8 nodes of 4),
+    or of a 5D one with ``cp`` context-parallel ranks per replica and ``ep`` expert-parallel
+    ranks (``ep`` divides ``dp x cp``), numbered as :func:`megatron_groups`."""
     for name, v in (("dp", dp), ("pp", pp), ("tp", tp), ("gpus_per_node", gpus_per_node)):
         validate.integer(v, name, 1)
-    if dp * pp * tp > MAX_LAYOUT_GPUS:
+    validate.integer(cp, "cp", 1)
+    validate.integer(ep, "ep", 1)
+    world = dp * pp * tp * cp
+    if world > MAX_LAYOUT_GPUS:
+        what = "dp x pp x tp" + (" x cp" if cp > 1 else "")
         raise ConfigError(
-            f"dp x pp x tp = {dp * pp * tp:,} GPUs: a rank layout lists at most "
-            f"{MAX_LAYOUT_GPUS:,} GPUs"
+            f"{what} = {world:,} GPUs: a rank layout lists at most {MAX_LAYOUT_GPUS:,} GPUs"
+        )
+    if (dp * cp) % ep:
+        raise ConfigError(
+            f"ep: {ep} must divide dp x cp = {dp * cp}: expert parallelism regroups the data- and "
+            f"context-parallel ranks"
         )
     ranks = []
-    for r in range(dp * pp * tp):
+    for r in range(world):
         t = r % tp
-        d = (r // tp) % dp
-        s = r // (tp * dp)
+        d = (r // (tp * cp)) % dp
+        s = r // (tp * cp * dp)
         ranks.append((d, s, t, r // gpus_per_node))
-    return RankLayout(dp, pp, tp, gpus_per_node, tuple(ranks))
+    return RankLayout(dp, pp, tp, gpus_per_node, tuple(ranks), cp, ep)
 
 
 def megatron_groups(
@@ -382,6 +450,8 @@ class Plan:
     ep: int = 1
     cp_comm: float = 0.0
     ep_comm: float = 0.0
+    cp_hidden: float = 0.0  #: ring attention's traffic hidden behind attention (not in the step)
+    attention_flops: float = 0.0  #: the s^2 part of ``flops_per_step``
 
     @property
     def step_time(self) -> float:
@@ -437,6 +507,8 @@ class Plan:
                 "step": self.step_time,
             },
             "mfu": self.mfu,
+            "cp_hidden_seconds": self.cp_hidden,
+            "attention_flops": self.attention_flops,
         }
 
 
@@ -597,6 +669,23 @@ def cp_step_seconds(model, cluster, tp: int, cp: int, kind: str = "ring") -> flo
     return messages * link.alpha + lay.step_bytes / tp * link.beta
 
 
+def cp_exposed_seconds(
+    model, cluster, tp: int, cp: int, kind: str = "ring", efficiency: float = 0.5
+) -> tuple[float, float]:
+    """``(exposed, hidden)`` CP communication of one layer and one micro-batch on one GPU,
+    forward and backward. Ring attention overlaps each block's transfer with the previous
+    block's attention (GPUs at ``efficiency`` x peak): exposed ``3 (cp-1) max(0, t - c)`` of
+    its ``3 (cp-1) t`` (:func:`~lecturekit.llm.context_parallel.ring_attention_time`, the same
+    link and bytes as :func:`cp_step_seconds`); Ulysses' all-to-alls are all exposed."""
+    if cp == 1:
+        return 0.0, 0.0
+    if kind != "ring":
+        return cp_step_seconds(model, cluster, tp, cp, kind), 0.0
+    link = cluster.intra if tp * cp <= cluster.gpus_per_node else cluster.inter
+    ring = ring_attention_time(model, cp, link, cluster.flops * efficiency, model.seq, 1, tp)
+    return ring.step_exposed, ring.step_traffic - ring.step_exposed
+
+
 def ep_step_seconds(model, cluster, tp: int, cp: int, ep: int, dtype_bytes: int = 2) -> float:
     """EP communication of one MoE layer and one micro-batch on one GPU: 4 all-to-alls
     (dispatch, combine; forward, backward) of the ``s / (cp tp)`` tokens it holds."""
@@ -612,7 +701,9 @@ def _estimate(
     model, cluster, par, mem, fits, psi, tokens, efficiency, dp_overlap, cp=1, ep=1, kind="ring"
 ) -> Plan:
     n = cluster.gpus
-    flops = training_flops(psi, tokens, recompute=par.recompute == "full")
+    passes = 4 if par.recompute == "full" else 3  # forward, backward = 2 forwards, recompute
+    attention = attention_flops(model.seq, model.hidden, model.batch) * model.layers * passes
+    flops = training_flops(psi, tokens, recompute=par.recompute == "full") + attention
     compute = flops / (n * cluster.flops * efficiency)
     m, pp = par.micro_batches, par.pp
     ideal = closed_form("1f1b", 1, m, 1, Timing(1, 2, 0))  # m (T_F + T_B) with p = 1
@@ -641,7 +732,8 @@ def _estimate(
         else:
             dp_comm = data_parallel_comm(stage_psi, strategy).time(ranks, link) * (1 - dp_overlap)
     layers = model.layers // pp
-    cp_comm = cp_step_seconds(model, cluster, par.tp, cp, kind) * layers * m
+    cp_exposed, cp_hidden = cp_exposed_seconds(model, cluster, par.tp, cp, kind, efficiency)
+    cp_comm, cp_hidden = cp_exposed * layers * m, cp_hidden * layers * m
     ep_comm = ep_step_seconds(model, cluster, par.tp, cp, ep) * layers * m
     return Plan(
         par.dp,
@@ -665,6 +757,8 @@ def _estimate(
         ep,
         cp_comm,
         ep_comm,
+        cp_hidden,
+        attention,
     )
 
 

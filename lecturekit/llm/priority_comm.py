@@ -56,9 +56,22 @@ ends at 15 instead of 17.
   once: the working memory). Closed forms: ``L (f + g)`` without, ``g + f + (L - 1) max(f, g)``
   with prefetch.
 
-Both are built from :mod:`lecturekit.core` alone, list-scheduled (the link serves buckets /
-layers in order), verified, and replayed with :func:`lecturekit.core.evaluate` as a check
-(:class:`OverlapRun`).
+- :func:`ring_attention`: **ring attention**'s ``cp`` steps on one of ``cp`` devices (Liu et
+  al. 2023; Megatron-LM's context parallelism). ``A_0`` computes attention of the device's
+  queries on its own key/value block; ``R_i`` (``i = 1 .. cp-1``) receives the next block from
+  the ring neighbour (the device sends the block it holds at the same time, full duplex), and
+  ``A_i`` computes on it. ``R_i`` follows ``R_{i-1}`` (a block is passed on once it has
+  arrived); with ``overlap`` the device has two receive buffers, so ``R_{i+1}`` may run while
+  ``A_i`` computes but not before ``A_{i-1}`` has freed its buffer; without, ``R_i`` waits for
+  ``A_{i-1}``. Closed forms (``c`` compute, ``t`` transfer per block): without overlap
+  ``cp c + (cp-1) t``; with overlap ``c + (cp-1) max(c, t)``: the first block is local (nothing
+  to wait for), then every step takes the longer of computing one block and receiving the
+  next. The transfers are hidden exactly when ``c >= t`` (Liu et al.'s condition); the time is
+  never below ``max(cp c, (cp-1) t)`` nor above the serial one.
+
+All are built from :mod:`lecturekit.core` alone, list-scheduled (the link serves buckets /
+layers / blocks in order), verified, and replayed with :func:`lecturekit.core.evaluate` as a
+check (:class:`OverlapRun`).
 """
 
 from __future__ import annotations
@@ -81,6 +94,8 @@ __all__ = [
     "fsdp_closed_form",
     "fsdp_forward",
     "priority_schedule",
+    "ring_attention",
+    "ring_attention_closed_form",
 ]
 
 #: policy -> what it means
@@ -508,3 +523,40 @@ def fsdp_closed_form(
     if not prefetch:
         return layers * (forward + gather)
     return gather + forward + (layers - 1) * max(forward, gather)
+
+
+def ring_attention(
+    cp: int = 4, compute: int = 2, transfer: int = 3, overlap: bool = True
+) -> OverlapRun:
+    """Ring attention on one of ``cp`` devices (see the module text): ``compute`` time units to
+    attend to one key/value block, ``transfer`` to receive one."""
+    n = validate.integer(cp, "cp", 1, 256)
+    c = validate.integer(compute, "compute", 1, 1000)
+    t = validate.integer(transfer, "transfer", 1, 1000)
+    overlap = _bool(overlap, "overlap")
+    bld = _Builder()
+    bld.op("A0", "attention on the device's own key/value block", "gpu", c, "A")
+    for i in range(1, n):
+        bld.op(f"R{i}", f"receive key/value block {i} from the ring neighbour", "link", t, "R")
+        bld.op(f"A{i}", f"attention on key/value block {i}", "gpu", c, "A")
+    for i in range(1, n):
+        bld.after(f"A{i - 1}", f"A{i}", "the running softmax and output, block by block")
+        bld.after(f"R{i}", f"A{i}", f"block {i} received")
+        if i > 1:
+            bld.after(f"R{i - 1}", f"R{i}", f"block {i - 1} passed on once it has arrived")
+        if not overlap:
+            bld.after(f"A{i - 1}", f"R{i}", "no overlap: receive after computing")
+        elif i > 1:
+            bld.after(f"A{i - 2}", f"R{i}", f"block {i - 2}'s buffer freed (two buffers)")
+    g = bld.graph(f"ring attention: cp = {n}, " + ("overlapped" if overlap else "no overlap"))
+    return _run("ring", overlap, g, {f"R{i}": i for i in range(1, n)})
+
+
+def ring_attention_closed_form(
+    cp: int = 4, compute: int = 2, transfer: int = 3, overlap: bool = True
+) -> int:
+    """The time of :func:`ring_attention`: ``cp c + (cp-1) t`` serial,
+    ``c + (cp-1) max(c, t)`` overlapped."""
+    if not overlap:
+        return cp * compute + (cp - 1) * transfer
+    return compute + (cp - 1) * max(compute, transfer)
