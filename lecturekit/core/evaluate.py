@@ -87,31 +87,35 @@ def evaluate(graph: Graph, order, algorithm: str = "program-order") -> Schedule:
                     f"the order puts {graph.label(e.dst)} before {graph.label(e.src)}, but it "
                     f"depends on it ({e.kind}{via})"
                 )
-    preds: dict[int, list] = {i: [] for i in range(len(graph.ops))}
-    for e in graph.edges:
-        preds[e.dst].append(e)
+    preds = graph._adjacency()[0]  # edges into each operation (read only)
+    if _each_unit_one_stream(graph, streams):
+        start, waits, issued = _place_by_dependences(graph, streams, preds)
+        return _schedule(graph, streams, start, waits, issued, algorithm)
     start: dict[int, int] = {}
     waits: dict[int, Wait] = {}
+    width = graph.issue_width
     width_used: Counter = Counter()
-    unit_used: Counter = Counter()
+    used: dict[str, Counter] = {u: Counter() for u in graph.units}  # unit -> cycle -> slots
     heads = {name: 0 for name in streams}
     last_start = {name: graph.earliest for name in streams}
     issued: list[int] = []
 
     def fits(i: int, t: int) -> str | None:
         """None if ``i`` may start at ``t`` as far as width and units go, else the busy unit."""
-        if graph.issue_width is not None and width_used[t] >= graph.issue_width:
+        if width is not None and width_used[t] >= width:
             return "width"
         for r in graph.ops[i].reservations:
+            busy, cap = used[r.unit], graph.units[r.unit]
             for c in range(t + r.offset, t + r.offset + r.cycles):
-                if unit_used[(r.unit, c)] >= graph.units[r.unit]:
+                if busy[c] >= cap:
                     return r.unit
         return None
 
     def earliest(i: int, stream: str) -> tuple[int, Wait]:
         base = last_start[stream]
-        while fits(i, base) == "width":  # order and width alone
-            base += 1
+        if width is not None:
+            while fits(i, base) == "width":  # order and width alone
+                base += 1
         t, wait = base, Wait("start")
         for e in preds[i]:
             if e.distance:
@@ -119,10 +123,28 @@ def evaluate(graph: Graph, order, algorithm: str = "program-order") -> Schedule:
             ready = start[e.src] + e.latency
             if ready > t:
                 t, wait = ready, Wait(e.kind, 0, e.on, e.src)
-        while (busy := fits(i, t)) is not None:
-            if busy != "width" and wait.cause in ("start", "unit"):
-                wait = Wait("unit", 0, busy)
-            t += 1
+        res = graph.ops[i].reservations
+        if width is None and len(res) == 1:
+            # one unit, no issue width: while a cycle c of the reservation is full, no start
+            # up to c - offset fits either, so jump past the last full cycle of the window (the
+            # same start and wait as trying every cycle in turn)
+            (r,) = res
+            busy, cap = used[r.unit], graph.units[r.unit]
+            while True:
+                first = t + r.offset
+                full = next(
+                    (c for c in range(first + r.cycles - 1, first - 1, -1) if busy[c] >= cap), None
+                )
+                if full is None:
+                    break
+                if wait.cause in ("start", "unit"):
+                    wait = Wait("unit", 0, r.unit)
+                t = full - r.offset + 1
+        else:
+            while (busy := fits(i, t)) is not None:
+                if busy != "width" and wait.cause in ("start", "unit"):
+                    wait = Wait("unit", 0, busy)
+                t += 1
         return t, Wait(wait.cause, t - base, wait.on, wait.waits_for) if t > base else Wait("start")
 
     names = list(streams)
@@ -197,9 +219,12 @@ def evaluate(graph: Graph, order, algorithm: str = "program-order") -> Schedule:
         last_start[s] = t
         width_used[t] += 1
         for r in graph.ops[i].reservations:
-            for c in range(t + r.offset, t + r.offset + r.cycles):
-                unit_used[(r.unit, c)] += 1
+            used[r.unit].update(range(t + r.offset, t + r.offset + r.cycles))
         new_head(s)
+    return _schedule(graph, streams, start, waits, issued, algorithm)
+
+
+def _schedule(graph, streams, start, waits, issued, algorithm) -> Schedule:
     n = len(graph.ops)
     sched = Schedule(
         graph,
@@ -211,6 +236,104 @@ def evaluate(graph: Graph, order, algorithm: str = "program-order") -> Schedule:
     sched.info["waits"] = [waits[i] for i in range(n)]
     sched.info["stalls"] = sum(waits[i].cycles for i in range(n))
     return sched
+
+
+def _each_unit_one_stream(graph: Graph, streams: dict[str, list[int]]) -> bool:
+    """Whether the order is one in which no operation can delay another stream's except
+    through a dependence: no issue width, every operation holds one unit of capacity 1 from its
+    start for at least one cycle, no other stream's operation uses that unit, and every
+    dependence is within an iteration with a latency of at least one cycle. A pipeline-parallel
+    schedule is of this kind: a device is a unit, and only that device's stream runs on it."""
+    if graph.issue_width is not None:
+        return False
+    owner: dict[str, str] = {}
+    ops, units = graph.ops, graph.units
+    for s, order in streams.items():
+        for i in order:
+            res = ops[i].reservations
+            if len(res) != 1:
+                return False
+            (r,) = res
+            if r.offset != 0 or r.cycles < 1 or units[r.unit] != 1:
+                return False
+            if owner.setdefault(r.unit, s) != s:
+                return False
+    return all(e.latency >= 1 and not e.distance for e in graph.edges)
+
+
+def _place_by_dependences(graph, streams, preds):
+    """:func:`evaluate`'s placement when :func:`_each_unit_one_stream` holds, in O(n + e).
+
+    There an operation's start depends only on the starts of its predecessors and of the
+    operation ahead of it in its stream (its unit is busy exactly until the latest finish of
+    the operations ahead of it), so one pass in a topological order of the dependences and the
+    stream orders gives every start and every wait exactly as the general loop does. The
+    general loop places operations in order of start (latencies and durations are at least
+    one cycle, so every operation starting at cycle t is a stream head before the first one
+    is placed) and, for one cycle, by stream rank: that is the issue order."""
+    n = len(graph.ops)
+    names = list(streams)
+    stream_of = [0] * n
+    after = [-1] * n  # the next operation in the same stream
+    waiting = [0] * n  # predecessors not placed yet, the stream's previous operation included
+    for k, s in enumerate(names):
+        order = streams[s]
+        for a, b in zip(order, order[1:], strict=False):
+            after[a] = b
+            waiting[b] = 1
+        for i in order:
+            stream_of[i] = k
+    succs: list[list[int]] = [[] for _ in range(n)]
+    for e in graph.edges:
+        succs[e.src].append(e.dst)
+        waiting[e.dst] += 1
+    ops = graph.ops
+    unit_of = [op.reservations[0].unit for op in ops]
+    free_from = dict.fromkeys(graph.units, graph.earliest)  # first cycle the unit is free
+    last_start = [graph.earliest] * len(names)
+    start: dict[int, int] = {}
+    waits: dict[int, Wait] = {}
+    ready = [order[0] for order in streams.values() if order and not waiting[order[0]]]
+    while ready:
+        i = ready.pop()
+        k = stream_of[i]
+        base = last_start[k]
+        t, wait = base, None
+        for e in preds[i]:
+            at = start[e.src] + e.latency
+            if at > t:
+                t, wait = at, e
+        unit = unit_of[i]
+        if t < free_from[unit]:
+            t = free_from[unit]
+            if wait is None:
+                wait = unit
+        if t == base:
+            waits[i] = Wait("start")
+        elif wait is None:  # pragma: no cover - a later start has a reason
+            waits[i] = Wait("start", t - base)
+        elif isinstance(wait, str):
+            waits[i] = Wait("unit", t - base, wait)
+        else:
+            waits[i] = Wait(wait.kind, t - base, wait.on, wait.src)
+        start[i] = t
+        last_start[k] = t
+        free_from[unit] = t + ops[i].reservations[0].cycles
+        for j in succs[i]:
+            waiting[j] -= 1
+            if not waiting[j]:
+                ready.append(j)
+        j = after[i]
+        if j >= 0:
+            waiting[j] -= 1
+            if not waiting[j]:
+                ready.append(j)
+    if len(start) < n:
+        heads = {s: sum(1 for i in streams[s] if i in start) for s in names}
+        raise DeadlockError(_deadlock_message(graph, streams, heads, start, preds))
+    rank = {i: (start[i], stream_of[i]) for i in start}
+    issued = sorted(start, key=rank.__getitem__) if len(names) > 1 else list(streams[names[0]])
+    return start, waits, issued
 
 
 def _deadlock_message(graph, streams, heads, start, preds) -> str:

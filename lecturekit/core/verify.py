@@ -62,16 +62,25 @@ def violations(graph: Graph, start: list[int] | Schedule, ii: int | None = None)
                     f"{graph.issue_width}"
                 )
     use: Counter = Counter()
-    users: dict = {}
     for i, op in enumerate(graph.ops):
         for r in op.reservations:
-            for c in range(start[i] + r.offset, start[i] + r.offset + r.cycles):
-                use[(r.unit, slot(c))] += 1
-                users.setdefault((r.unit, slot(c)), []).append(graph.label(i))
-    for (unit, t), count in sorted(use.items()):
-        if count > graph.units[unit]:
+            first = start[i] + r.offset
+            if ii:
+                for c in range(first, first + r.cycles):
+                    use[(r.unit, c % ii)] += 1
+            else:
+                use.update((r.unit, c) for c in range(first, first + r.cycles))
+    over = sorted(key for key, count in use.items() if count > graph.units[key[0]])
+    if over:  # name the operations only where a unit is over its capacity
+        users: dict = {key: [] for key in over}
+        for i, op in enumerate(graph.ops):
+            for r in op.reservations:
+                for c in range(start[i] + r.offset, start[i] + r.offset + r.cycles):
+                    if (r.unit, slot(c)) in users:
+                        users[(r.unit, slot(c))].append(graph.label(i))
+        for unit, t in over:
             problems.append(
-                f"{where} {t}: unit {unit} is used by {count} operations "
+                f"{where} {t}: unit {unit} is used by {use[(unit, t)]} operations "
                 f"({', '.join(users[(unit, t)])}) but has {graph.units[unit]}"
             )
     return problems
