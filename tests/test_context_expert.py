@@ -386,3 +386,21 @@ def test_rank_layout_3d_text_unchanged_and_bad_5d_input():
         rank_layout().groups("model")
     with pytest.raises(ConfigError, match="rank: 99"):
         rank_layout(dp=2, pp=1, tp=1, ep=2).expert_of(99)
+
+
+def test_layout_cli_takes_cp_and_ep(capsys):
+    import json
+
+    from lecturekit.cli import main
+
+    args = ["parallel", "layout", "--dp", "4", "--pp", "1", "--tp", "2", "--gpus-per-node", "8"]
+    assert main([*args, "--cp", "2", "--ep", "4"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("dp=4 x pp=1 x tp=2 x cp=2 = 16 GPUs, ep=4, 8 per node")
+    assert "GPU  6 (n0) e3" in out and "expert-parallel groups (ep = 4)" in out
+    assert main([*args, "--cp", "2", "--ep", "4", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert (d["cp"], d["ep"]) == (2, 4) and d["groups"]["expert"][0] == [0, 2, 4, 6]
+    assert d["ranks"][6] == {"rank": 6, "dp": 1, "pp": 0, "tp": 0, "node": 0, "cp": 1, "ep": 3}
+    assert main([*args, "--cp", "2", "--ep", "3"]) != 0
+    assert "ep: 3 must divide dp x cp = 8" in capsys.readouterr().err

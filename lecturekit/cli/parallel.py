@@ -11,6 +11,7 @@ Examples::
     lecturekit parallel plan --preset mixtral-8x7b --gpus 64 --ep 1,2,4,8
     lecturekit parallel plan --preset llama3-8b --seq 2000000 --batch 1 --gpus 64 --cp 1,8,64
     lecturekit parallel layout --dp 2 --pp 4 --tp 4                   # the lecture's 32 GPUs
+    lecturekit parallel layout --dp 4 --pp 1 --tp 2 --cp 2 --ep 4 --gpus-per-node 8   # 5D
     lecturekit parallel estimate --days 34                            # utilisation for 34 days
 
 ``pipeline --json`` prints ``schedule``, ``p``, ``m``, ``v``, ``makespan``, ``bubble_fraction``,
@@ -236,7 +237,8 @@ def register(sub) -> None:
         "layout",
         help="which GPU is which data replica / pipeline stage / tensor partition",
         description="The rank grid of a 3D-parallel job (tensor ranks fastest, then data, "
-        f"then pipeline). Default: the lecture's 2 x 4 x 4 on 8 nodes of 4 GPUs. At most "
+        "then pipeline), or a 5D one with --cp and --ep (Megatron-LM's order tp-cp-ep-dp-pp). "
+        f"Default: the lecture's 2 x 4 x 4 on 8 nodes of 4 GPUs. At most "
         f"{MAX_LAYOUT_GPUS:,} GPUs.",
     )
     lay.add_argument(
@@ -253,6 +255,18 @@ def register(sub) -> None:
         type=_int(1, MAX_GPUS_PER_NODE),
         default=4,
         help="GPUs per node (default 4)",
+    )
+    lay.add_argument(
+        "--cp",
+        type=_int(1, MAX_LAYOUT_GPUS),
+        default=1,
+        help="context-parallel size (default 1; Megatron-LM's order tp-cp-ep-dp-pp)",
+    )
+    lay.add_argument(
+        "--ep",
+        type=_int(1, MAX_LAYOUT_GPUS),
+        default=1,
+        help="expert-parallel size, dividing dp x cp (default 1)",
     )
     lay.add_argument(
         "--json", action="store_true", help="print JSON, a stable contract (default: text)"
@@ -509,7 +523,8 @@ def run_plan(args) -> int:
 def run_layout(args) -> int:
     from ..llm.planner import rank_layout
 
-    lay = rank_layout(args.dp, args.pp, args.tp, args.gpus_per_node)
+    lay = rank_layout(args.dp, args.pp, args.tp, args.gpus_per_node, args.cp, args.ep)
+    five = lay.cp > 1 or lay.ep > 1
     if args.json:
         _print_json(
             {
@@ -517,17 +532,24 @@ def run_layout(args) -> int:
                 "pp": lay.pp,
                 "tp": lay.tp,
                 "gpus_per_node": lay.gpus_per_node,
+                "cp": lay.cp,
+                "ep": lay.ep,
                 "ranks": [
                     {"rank": r, "dp": d, "pp": s, "tp": t, "node": n}
+                    | ({"cp": lay.context_of(r), "ep": lay.expert_of(r)} if five else {})
                     for r, (d, s, t, n) in enumerate(lay.ranks)
                 ],
-                "groups": {k: lay.groups(k) for k in ("tensor", "pipeline", "data")},
+                "groups": lay.all_groups()
+                if five
+                else {k: lay.groups(k) for k in ("tensor", "pipeline", "data")},
                 "tensor_groups_in_one_node": lay.tensor_groups_in_one_node(),
             }
         )
         return 0
+    cp = f" x cp={lay.cp}" if five else ""
+    ep = f", ep={lay.ep}" if lay.ep > 1 else ""
     print(
-        f"dp={lay.dp} x pp={lay.pp} x tp={lay.tp} = {lay.world_size} GPUs, "
+        f"dp={lay.dp} x pp={lay.pp} x tp={lay.tp}{cp} = {lay.world_size} GPUs{ep}, "
         f"{lay.gpus_per_node} per node"
     )
     print(lay.text())
