@@ -343,6 +343,11 @@ def test_rank_layout_text_5d_sixteen_gpus_by_hand():
     assert [lay.context_of(r) for r in range(8)] == [0, 0, 1, 1, 0, 0, 1, 1]
     assert [lay.expert_of(r) for r in (0, 2, 4, 6, 1, 9, 15)] == [0, 1, 2, 3, 0, 0, 3]
     assert lay.all_groups() == megatron_groups(tp=2, cp=2, dp=4, pp=1, ep=4)
+    for other in (lay, rank_layout(2, 2, 2, 4, cp=3, ep=6), rank_layout(4, 1, 1, 8, cp=2, ep=2)):
+        for g in other.groups("expert"):  # the closed form agrees with Megatron-LM's groups
+            assert [other.expert_of(r) for r in g] == list(range(other.ep))
+        for g in other.groups("context"):
+            assert [other.context_of(r) for r in g] == list(range(other.cp))
     block = (
         "data-parallel replica {d}:\n"
         "          context 0                       context 1\n"

@@ -270,11 +270,11 @@ class RankLayout:
 
     def expert_of(self, rank: int) -> int:
         """The rank's place in its expert-parallel group: it holds the ``i``-th ``1/ep`` of
-        every MoE layer's experts."""
-        for g in self.groups("expert"):
-            if rank in g:
-                return g.index(rank)
-        raise ConfigError(f"rank: {rank!r} is not a rank of this {self.world_size}-GPU layout")
+        every MoE layer's experts (Megatron-LM's expert view numbers ranks tensor fastest,
+        then expert: ``(rank // tp) % ep``, as in :func:`megatron_groups`)."""
+        if isinstance(rank, bool) or not isinstance(rank, int) or not 0 <= rank < self.world_size:
+            raise ConfigError(f"rank: {rank!r} is not a rank of this {self.world_size}-GPU layout")
+        return (rank // self.tp) % self.ep
 
     def node_of(self, rank: int) -> int:
         return rank // self.gpus_per_node
