@@ -33,21 +33,23 @@ scores ``Q K^T`` and the weighted sum ``P V`` cost ``2 b s^2 h`` FLOPs each in t
 as ``24 b s h^2 + 4 b s^2 h``; their training total ``72 B s l h^2 (1 + s / 6h + ...)``
 contains it as the ``s / 6h``); a causal mask skips the upper triangle, half of it
 (:func:`attention_flops`). For long sequences this term dominates: at ``s = 2,000,000`` and
-``h = 4096`` the causal ``2 s^2 h`` is 40x Llama 3 8B's ``2 Ψ_layer s``.
+``h = 4096`` the causal ``2 s^2 h`` is 38x the ``2 Ψ_layer s`` of a Llama 3 8B layer
+(``Ψ_layer`` = 218M).
 
 Ring attention splits those FLOPs into ``cp`` steps per device. With the sequence cut in
 ``2 cp`` chunks and device ``j`` holding chunks ``j`` and ``2 cp - 1 - j`` (Megatron-LM's
 load-balanced causal CP) *every* step is half a block of ``s/cp`` queries against ``s/cp``
-keys: ``c = 4 b (s/cp)^2 h / 2`` FLOPs (``/ tp`` with tensor parallelism, which splits the
-heads), ``c / F`` seconds at ``F`` FLOP/s. Receiving one K/V block takes
+keys, ``4 b (s/cp)^2 h / 2`` FLOPs (``/ tp`` with tensor parallelism, which splits the
+heads): ``c`` = that over ``F`` seconds at ``F`` FLOP/s. Receiving one K/V block takes
 ``t = α + 2 b (s/cp) h_kv x dtype_bytes x β``. :func:`ring_attention_time` schedules the
 ``cp - 1`` receives against the ``cp`` blocks on the scheduling core's ``gpu`` and ``link``
 (:func:`lecturekit.llm.priority_comm.ring_attention`, where the closed form
 ``c + (cp - 1) max(c, t)`` is checked against the list schedule): the traffic is **hidden
 when c >= t**. Without the ``α`` and for ``h_kv = h``, 16-bit, no mask that is Liu et al.'s
 condition ``4 d c^2 / F >= 4 c d / B``, i.e. a block of at least ``F / B`` tokens
-(:func:`min_hidden_block`). The backward is the same ring with twice the compute (``dQ``,
-``dK``, ``dV``: two products per forward one) and twice the traffic (K and V, and the
+(:func:`min_hidden_block`). The backward is the same ring with twice the compute (``dV``,
+``dP``, ``dQ``, ``dK``: four products against the forward's two; FlashAttention's recomputed
+scores, hardware FLOPs, are not counted) and twice the traffic (K and V, and the
 partial ``dK``, ``dV`` travelling with them), so forward plus backward take three times the
 forward. (An implementation also sends each finished ``dK``, ``dV`` one last hop home after
 the ring; that one block per layer is left out, as in the volumes above.)
