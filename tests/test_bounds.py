@@ -5,18 +5,23 @@ import random
 
 import pytest
 from conftest import SIX_BLOCK
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from lecturekit.core import Edge, Graph, Operation, Reservation
+from lecturekit.core import Edge, Graph, Operation, Reservation, evaluate
 from lecturekit.core.bounds import (
     alap,
     asap,
     bounds,
     critical_path_bound,
+    flow_feasible,
+    heads_and_tails,
     heights,
     issue_width_bound,
     jackson_bound,
     lower_bound,
     relaxed_bounds,
+    strong_lower_bound,
     unit_bounds,
 )
 from lecturekit.core.search_space import brute_force_optimal
@@ -93,6 +98,8 @@ def test_unit_bound_counts_non_pipelined_cycles():
     assert lower_bound(g) == 12
 
 
+OPCODES = ["add", "sub", "mul", "div", "lw", "sw", "addi"]
+
 CASES = [(seed, m) for seed in range(40) for m in ("lecture", "classic5", "dual")]
 
 
@@ -109,3 +116,61 @@ def test_every_bound_is_below_the_optimum(seed, machine):
             assert b["relaxed:issue"] >= value
         if name.startswith("unit:"):
             assert b["relaxed:" + name[5:]] >= value
+
+
+# --- resource-constrained heads and tails (issue 17, engine="optsched") ---
+
+
+def test_heads_and_tails_see_the_single_alu():
+    # four independent adds feed two adds that feed one on the lecture machine: one issue per
+    # cycle, so the last input issues 3 cycles after the first, and two RAW latencies of 3 follow
+    prog = "add $t0, $t1, $t2\nadd $t3, $t1, $t2\nadd $t4, $t1, $t2\nadd $t5, $t1, $t2\n"
+    g = analyze(prog + "add $t6, $t0, $t3\nadd $t7, $t4, $t5\nadd $t8, $t6, $t7", "lecture").graph
+    head, tail = heads_and_tails(g)
+    est, height = asap(g), heights(g)
+    assert all(h >= a for h, a in zip(head, est, strict=True))
+    assert all(t >= q for t, q in zip(tail, height, strict=True))
+    assert est[6] == g.earliest + 6  # latency alone: two levels of RAW 3
+    assert head[6] == g.earliest + 3 + 3 + 3  # heights and asap alone cannot see it
+    assert strong_lower_bound(g) >= critical_path_bound(g)
+    assert strong_lower_bound(g) == brute_force_optimal(g)[1]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    size=st.integers(1, 7),
+    machine=st.sampled_from(["lecture", "classic5", "dual"]),
+    registers=st.integers(3, 32),
+)
+def test_heads_tails_and_the_strong_bound_never_exceed_the_optimum(seed, size, machine, registers):
+    prog = random_block(seed, size=size, registers=registers, opcodes=OPCODES)
+    g = analyze(prog, machine).graph
+    order, best = brute_force_optimal(g)
+    s = evaluate(g, order)  # an optimal schedule: no head above its issue cycle, no tail too long
+    head, tail = heads_and_tails(g)
+    assert all(head[j] <= s.start[j] for j in range(len(g.ops)))
+    assert all(s.start[j] + tail[j] <= best for j in range(len(g.ops)))
+    assert lower_bound(g) <= strong_lower_bound(g) <= best
+    assert flow_feasible(g, head, tail, best)  # the relaxation never rules out the optimum
+
+
+def two_full_cycles():
+    """Issue width 2, units A, B, C of capacity 1: a and c must issue in cycle 0 to end by
+    cycle 2, and both b's by cycle 1, but they share unit B."""
+    ops = [
+        Operation(name, reservations=(Reservation(unit, 0, 1),), tail=tail)
+        for name, unit, tail in (("a", "A", 2), ("c", "C", 2), ("b1", "B", 1), ("b2", "B", 1))
+    ]
+    return Graph(ops, [], units={"A": 1, "B": 1, "C": 1}, issue_width=2)
+
+
+def test_flow_sees_what_one_resource_at_a_time_cannot():
+    g = two_full_cycles()
+    e = g.earliest  # the first issue cycle
+    head, tail = heads_and_tails(g)
+    assert strong_lower_bound(g) == e + 2  # every one-resource bound is met by some placement
+    assert not flow_feasible(g, head, tail, e + 2)  # but no placement meets them all at once
+    assert flow_feasible(g, head, tail, e + 3)
+    assert flow_feasible(g, head, tail, e + 2, ops=[0, 2]) and not flow_feasible(g, head, tail, e)
+    assert brute_force_optimal(g)[1] == e + 3

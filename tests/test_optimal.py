@@ -201,7 +201,7 @@ def test_deep_blocks_do_not_overflow_the_stack(monkeypatch):
 # --- engine="optsched" (issue 17): stronger tails, improved incumbent, larger history ---
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(
     seed=st.integers(0, 10**6),
     size=st.integers(1, 8),
@@ -235,3 +235,26 @@ def test_engine_is_checked():
     with pytest.raises(ScheduleError, match="engine"):
         optimal_schedule(g, engine="cp-sat")
     assert optimal_schedule(g).info["engine"] == "classic"
+
+
+def test_optsched_root_bound_from_the_flow_relaxation():
+    ops = [
+        Operation(name, reservations=(Reservation(unit, 0, 1),), tail=tail)
+        for name, unit, tail in (("a", "A", 2), ("c", "C", 2), ("b1", "B", 1), ("b2", "B", 1))
+    ]
+    g = Graph(ops, [], units={"A": 1, "B": 1, "C": 1}, issue_width=2)
+    classic = optimal_schedule(g)
+    strong = optimal_schedule(g, engine="optsched")
+    verify(g, strong)
+    e = g.earliest
+    assert classic.length == strong.length == e + 3 == brute_force_over_issue_cycles(g, e + 3)
+    assert classic.info["lower_bound"] == e + 2 and classic.info["nodes"] > 0
+    assert strong.info["lower_bound"] == e + 3 and strong.info["nodes"] == 0
+
+
+@pytest.mark.parametrize("machine", ["lecture", "dual"])
+def test_optsched_engine_on_100_instructions_stays_legal_and_above_its_bound(machine):
+    g = analyze(random_block(100_000, size=100, registers=8), machine).graph
+    s = optimal_schedule(g, engine="optsched", node_limit=200)
+    verify(g, s)
+    assert s.info["lower_bound"] <= s.length <= optimal_schedule(g, node_limit=1).length

@@ -196,12 +196,17 @@ def unit_bounds(graph, est: list[int] | None = None, height: list[int] | None = 
 
 
 def jackson_bound(
-    jobs: Iterable[tuple[int, int]], capacity: int, busy: Mapping[int, int] | None = None
+    jobs: Iterable[tuple[int, int]],
+    capacity: int,
+    busy: Mapping[int, int] | None = None,
+    *,
+    stop: int | None = None,
 ) -> int | None:
     """Optimal value of the relaxed one-resource problem: unit-time jobs ``(release, tail)``, at
     most ``capacity`` per cycle (minus ``busy[cycle]`` slots already taken), minimising
     ``max(cycle + tail)``. Solved by Jackson's rule (longest tail first among the available
-    jobs), which is exact for unit-time jobs. ``None`` when there are no jobs."""
+    jobs), which is exact for unit-time jobs. ``None`` when there are no jobs. With ``stop``,
+    returns as soon as the value reaches ``stop`` (a search only asks "is it at least this?")."""
     pending = sorted(jobs)
     if not pending:
         return None
@@ -219,7 +224,10 @@ def jackson_bound(
         free = capacity - busy.get(t, 0)
         while free > 0 and heap:
             value = t - heapq.heappop(heap)
-            best = value if best is None or value > best else best
+            if best is None or value > best:
+                best = value
+                if stop is not None and best >= stop:
+                    return best
             free -= 1
         t += 1
     return best
@@ -256,6 +264,194 @@ def relaxed_bounds(
     return out
 
 
+def _relaxed_max(graph: Graph, jobs: Iterable[tuple[int, int, int]]) -> int | None:
+    """The largest Rim–Jain relaxed bound over the issue slots and every unit, for operations
+    given as ``(op, release, tail)`` (no slot busy beforehand); ``None`` without jobs."""
+    issue: list[tuple[int, int]] = []
+    pieces: dict[str, list[tuple[int, int]]] = {}
+    for j, rel, tail in jobs:
+        issue.append((rel, tail))
+        for r in graph.ops[j].reservations:
+            lst = pieces.setdefault(r.unit, [])
+            for k in range(r.cycles):
+                lst.append((rel + r.offset + k, tail - r.offset - k))
+    if not issue:
+        return None
+    best = None
+    if graph.issue_width is not None:
+        best = jackson_bound(issue, graph.issue_width)
+    for unit, lst in pieces.items():
+        v = jackson_bound(lst, graph.units[unit])
+        if v is not None and (best is None or v > best):
+            best = v
+    return best
+
+
+def heads_and_tails(graph) -> tuple[list[int], list[int]]:
+    """Resource-constrained heads and tails (Langevin and Cerny's recursive bounds).
+
+    ``head[j]`` is a cycle no legal schedule issues ``j`` before, ``tail[j]`` a number of cycles
+    no legal schedule ends in fewer of after ``j`` issues. They start as ``asap`` and
+    ``heights`` (latencies alone) and are raised by the resources, recursively:
+
+    * heads, in topological order: every ancestor ``i`` of ``j`` issues by ``start[j] -
+      dist(i, j)`` (``dist``: the longest latency path), so the relaxed one-resource problem
+      on the ancestors, each released at its own (already computed) head and with the tail
+      ``dist(i, j)``, is a lower bound on ``start[j]``, for the issue slots and each unit;
+    * tails, in reverse topological order, the mirror image: the descendants of ``i``
+      released ``dist(i, j)`` after ``i`` with their own (already computed) tails bound the
+      cycles from ``i``'s issue to the end.
+
+    Each operation's bound uses its neighbours' *raised* values, so a bottleneck deep in the
+    block raises everything above it. Quadratic in the block's size (one longest-path sweep and
+    one Jackson's rule per operation). ``max(head + tail)`` and the relaxed bounds released at
+    the heads with these tails are lower bounds on the whole block (:func:`strong_lower_bound`).
+    """
+    g = as_graph(graph)
+    n = len(g.ops)
+    head, tail = asap(g), heights(g)
+    succs: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    preds: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for (s, d), lat in g.delays().items():
+        succs[s].append((d, lat))
+        preds[d].append((s, lat))
+    topo = _topo(g)
+    for pos, j in enumerate(topo):
+        for s, lat in preds[j]:
+            head[j] = max(head[j], head[s] + lat)
+        dist = {j: 0}  # longest latency path from each ancestor to j
+        for k in range(pos, -1, -1):
+            u = topo[k]
+            du = dist.get(u)
+            if du is None:
+                continue
+            for s, lat in preds[u]:
+                if dist.get(s, du + lat - 1) < du + lat:
+                    dist[s] = du + lat
+        if len(dist) > 1:
+            v = _relaxed_max(g, ((i, head[i], d) for i, d in dist.items()))
+            head[j] = max(head[j], v)
+    for pos in range(n - 1, -1, -1):
+        i = topo[pos]
+        for d, lat in succs[i]:
+            tail[i] = max(tail[i], lat + tail[d])
+        dist = {i: 0}  # longest latency path from i to each descendant
+        for k in range(pos, n):
+            u = topo[k]
+            du = dist.get(u)
+            if du is None:
+                continue
+            for d, lat in succs[u]:
+                if dist.get(d, du + lat - 1) < du + lat:
+                    dist[d] = du + lat
+        if len(dist) > 1:
+            v = _relaxed_max(g, ((j, d, tail[j]) for j, d in dist.items()))
+            tail[i] = max(tail[i], v)
+    return head, tail
+
+
+def strong_lower_bound(graph, head_tail: tuple[list[int], list[int]] | None = None) -> int:
+    """:func:`lower_bound` raised by :func:`heads_and_tails`: the largest of it, of
+    ``max(head + tail)`` and of the relaxed bounds of the whole block released at the heads
+    with those tails. What ``engine="optsched"`` starts its search from."""
+    g = as_graph(graph)
+    if not g.ops:
+        return 0
+    head, tail = heads_and_tails(g) if head_tail is None else head_tail
+    best = max(lower_bound(g), max(a + b for a, b in zip(head, tail, strict=True)))
+    v = _relaxed_max(g, ((j, head[j], tail[j]) for j in range(len(g.ops))))
+    return best if v is None else max(best, v)
+
+
+def flow_feasible(graph, head, tail, target: int, ops: Iterable[int] | None = None) -> bool:
+    """Whether the *transportation relaxation* has a schedule ending by cycle ``target``.
+
+    The relaxation keeps every resource at once but no precedence: operation ``j`` must issue in
+    a cycle of its window ``head[j] .. target - tail[j]``, at most ``issue_width`` operations
+    per cycle, and an operation with one reservation takes one slot of its unit in the cycle
+    it reaches it (further busy cycles, and the units of operations with several reservations,
+    are dropped: a relaxation may only forget constraints). Deciding it is a maximum flow,
+    source -> operation -> (unit, cycle) -> cycle -> sink with capacities 1, the unit's
+    capacity and the issue width, found by augmenting paths after a greedy start (earliest
+    deadline first). ``False`` proves that no legal schedule ends by ``target``. It sees what
+    the one-resource bounds cannot: two units each busy every cycle *and* the issue slots full.
+    Only meaningful when every reservation of a unit starts at the same offset (the search
+    checks ``uniform_reservations``). ``head`` and ``tail`` are indexed by operation (lists or
+    mappings); ``ops`` restricts the problem to some operations (default: all).
+    """
+    g = as_graph(graph)
+    todo = list(range(len(g.ops))) if ops is None else list(ops)
+    n = len(todo)
+    lo = {j: head[j] for j in todo}
+    hi = {j: target - tail[j] for j in todo}
+    if any(hi[j] < lo[j] for j in todo):
+        return False
+    width = n + 1 if g.issue_width is None else g.issue_width
+    kind = {}  # (unit, capacity) of each operation's slot; None: issue slot only
+    for j in todo:
+        op = g.ops[j]
+        if len(op.reservations) == 1:
+            unit = op.reservations[0].unit
+            kind[j] = (unit, g.units[unit])
+        else:
+            kind[j] = None
+    # residual graph: node -> {neighbour: capacity}
+    cap: dict = {}
+
+    def edge(a, b, c):
+        cap.setdefault(a, {})[b] = cap.get(a, {}).get(b, 0) + c
+        cap.setdefault(b, {}).setdefault(a, 0)
+
+    for j in todo:
+        edge("s", ("j", j), 1)
+        for t in range(lo[j], hi[j] + 1):
+            if kind[j] is None:
+                edge(("j", j), ("t", t), 1)
+            else:
+                slot = ("u", kind[j][0], t)
+                edge(("j", j), slot, 1)
+                if ("t", t) not in cap[slot]:
+                    edge(slot, ("t", t), kind[j][1])
+            if "z" not in cap.get(("t", t), {}):
+                edge(("t", t), "z", width)
+
+    def push(path):
+        for a, b in zip(path, path[1:]):  # noqa: B905 - consecutive pairs
+            cap[a][b] -= 1
+            cap[b][a] += 1
+
+    # greedy start: earliest deadline first, each operation in the first cycle with room
+    flow = 0
+    for j in sorted(todo, key=lambda j: (hi[j], lo[j])):
+        for t in range(lo[j], hi[j] + 1):
+            path = ["s", ("j", j)]
+            if kind[j] is not None:
+                path.append(("u", kind[j][0], t))
+            path += [("t", t), "z"]
+            if all(cap[a][b] > 0 for a, b in zip(path, path[1:])):  # noqa: B905
+                push(path)
+                flow += 1
+                break
+    while flow < n:  # augmenting paths (breadth first)
+        parent = {"s": None}
+        queue = ["s"]
+        for a in queue:
+            if "z" in parent:
+                break
+            for b, c in cap[a].items():
+                if c > 0 and b not in parent:
+                    parent[b] = a
+                    queue.append(b)
+        if "z" not in parent:
+            return False
+        path = ["z"]
+        while path[-1] != "s":
+            path.append(parent[path[-1]])
+        push(path[::-1])
+        flow += 1
+    return True
+
+
 def bounds(graph) -> dict[str, int]:
     """Every lower bound by name: ``critical_path``, ``issue_width``, ``unit:<u>``,
     ``relaxed:issue``, ``relaxed:<u>`` (only those that apply)."""
@@ -286,11 +482,14 @@ __all__ = [
     "asap",
     "bounds",
     "critical_path_bound",
+    "flow_feasible",
+    "heads_and_tails",
     "heights",
     "issue_width_bound",
     "jackson_bound",
     "lower_bound",
     "one_iteration",
     "relaxed_bounds",
+    "strong_lower_bound",
     "unit_bounds",
 ]

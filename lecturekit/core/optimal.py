@@ -67,7 +67,18 @@ import time
 from dataclasses import dataclass, field
 
 from ..errors import ScheduleError
-from .bounds import ISSUE, _topo, as_graph, heights, jackson_bound, lower_bound, one_iteration
+from .bounds import (
+    ISSUE,
+    _topo,
+    as_graph,
+    flow_feasible,
+    heads_and_tails,
+    heights,
+    jackson_bound,
+    lower_bound,
+    one_iteration,
+    strong_lower_bound,
+)
 from .evaluate import evaluate
 from .graph import Graph
 from .schedule import Schedule
@@ -77,6 +88,8 @@ from .verify import verify
 MAX_DEPTH = 3000
 #: with a time limit, longer blocks skip the initial list schedules (one cannot be interrupted)
 LIST_IN_SEARCH_MAX = 1000
+#: engine="optsched" computes resource-constrained heads and tails (quadratic) up to this size
+STRONG_BOUNDS_MAX = 400
 
 
 @dataclass
@@ -127,24 +140,42 @@ class _Search:
         self.g = g
         self.n = n = len(g.ops)
         self.preds: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        self.succs: list[list[tuple[int, int]]] = [[] for _ in range(n)]
         self.pred_mask = [0] * n
         for (s, d), lat in g.delays().items():
             self.preds[d].append((s, lat))
+            self.succs[s].append((d, lat))
             self.pred_mask[d] |= 1 << s
+        #: the cycle each operation's operands arrive from its placed predecessors (kept up to
+        #: date by apply/undo)
+        self.rdy = [g.earliest] * n
         self.topo = _topo(g)
         self.q = heights(g)
         self.strong = strong
         self.memo_per_set, self.memo_total = (32, 400_000)
-        if strong and n <= LIST_IN_SEARCH_MAX:  # engine="optsched": resource-constrained
-            # heights as tails (quadratic to compute: only for blocks the search can finish),
+        self.head = [g.earliest] * n  # a cycle no legal schedule issues j before
+        if strong and n <= STRONG_BOUNDS_MAX:  # engine="optsched": resource-constrained
+            # heads and tails (quadratic to compute: only for blocks the search can finish),
             # and a larger history
-            from .list_sched import resource_heights
-
-            self.q = [max(a, b) for a, b in zip(self.q, resource_heights(g), strict=True)]
+            self.head, self.q = heads_and_tails(g)
             self.memo_per_set, self.memo_total = (64, 1_000_000)
         self.tail = [op.tail for op in g.ops]
         self.resv = [[(r.unit, r.offset, r.cycles) for r in op.reservations] for op in g.ops]
         self.width = g.issue_width
+        #: every busy cycle of an operation as (unit, cycles after issue)
+        self.cycles_of = [
+            [(unit, off + k) for unit, off, cycles in self.resv[j] for k in range(cycles)]
+            for j in range(n)
+        ]
+        #: a unit every operation uses at the same offset, no more often than the issue width
+        #: allows: its relaxed bound already implies the issue slots' one, which is skipped
+        self.issue_implied = self.width is not None and any(
+            g.units[u] <= self.width
+            and len({o for r in self.resv for un, o, _ in r if un == u}) == 1
+            and all(sum(1 for un, _, _ in r if un == u) == 1 for r in self.resv)
+            for u in g.units
+        )
+        self.est = [0] * n
         self.full = (1 << n) - 1
         self.uniform = uniform_reservations(g)
         self.prune = prune
@@ -189,15 +220,19 @@ class _Search:
         return True
 
     def place_time(self, j: int) -> int:
-        t = self.last
-        for s, lat in self.preds[j]:
-            t = max(t, self.start[s] + lat)
+        t = self.last if self.last > self.rdy[j] else self.rdy[j]
         while not self.fits(j, t):
             t += 1
         return t
 
-    def apply(self, j: int, t: int) -> tuple[int, int]:
-        saved = (self.last, self.maxfin)
+    def apply(self, j: int, t: int) -> tuple:
+        changed = []  # (successor, its previous operand-arrival cycle)
+        rdy = self.rdy
+        for d, lat in self.succs[j]:
+            if t + lat > rdy[d]:
+                changed.append((d, rdy[d]))
+                rdy[d] = t + lat
+        saved = (self.last, self.maxfin, changed)
         self.start[j] = t
         self.mask |= 1 << j
         self.order.append(j)
@@ -210,7 +245,7 @@ class _Search:
                 use[c] = use.get(c, 0) + 1
         return saved
 
-    def undo(self, j: int, saved: tuple[int, int]) -> None:
+    def undo(self, j: int, saved: tuple) -> None:
         t = self.start[j]
         for unit, off, cycles in self.resv[j]:
             use = self.usage[unit]
@@ -224,7 +259,28 @@ class _Search:
         self.order.pop()
         self.mask &= ~(1 << j)
         self.start[j] = -1
-        self.last, self.maxfin = saved
+        self.last, self.maxfin, changed = saved
+        rdy = self.rdy
+        for d, old in reversed(changed):
+            rdy[d] = old
+
+    def dive(self, key: list[int]) -> tuple[int, list[int]]:
+        """One greedy descent: the ready operation that can issue first, ties by the largest
+        ``key`` (a list schedule in the search's own terms); the tree is left as it was."""
+        undo = []
+        while self.mask != self.full:
+            pick = None
+            for j in range(self.n):
+                if self.start[j] < 0 and self.pred_mask[j] & ~self.mask == 0:
+                    c = (self.place_time(j), -key[j], j)
+                    if pick is None or c < pick:
+                        pick = c
+            t, _, j = pick
+            undo.append((j, self.apply(j, t)))
+        result = (self.maxfin, list(self.order))
+        for j, saved in reversed(undo):
+            self.undo(j, saved)
+        return result
 
     # -- bounding ------------------------------------------------------------------------
     def base(self) -> int:
@@ -234,49 +290,54 @@ class _Search:
         return self.last
 
     def node_bound(self, best: int) -> int:
+        """A lower bound on every completion of the prefix (stops early once it reaches
+        ``best``): the latest finish so far, the critical path of what is left released at the
+        frontier, and the relaxed bound of each resource on what is left."""
         base = self.base()
-        est = {}
+        start, head, q, preds, est = self.start, self.head, self.q, self.preds, self.est
         bound = self.maxfin
+        todo = []
         for j in self.topo:
-            if self.start[j] >= 0:
+            if start[j] >= 0:
                 continue
-            e = base
-            for s, lat in self.preds[j]:
-                e = max(e, (self.start[s] if self.start[s] >= 0 else est[s]) + lat)
+            e = base if base > head[j] else head[j]
+            for s, lat in preds[j]:
+                v = start[s]
+                v = (v if v >= 0 else est[s]) + lat
+                if v > e:
+                    e = v
             est[j] = e
-            bound = max(bound, e + self.q[j])
+            if e + q[j] > bound:
+                bound = e + q[j]
+            todo.append(j)
         if bound >= best:
             return bound
-        todo = list(est)
-        if self.width is not None:
-            v = jackson_bound(((est[j], self.q[j]) for j in todo), self.width, self.issued)
-            bound = max(bound, v or 0)
-            if bound >= best:
-                return bound
+        if self.width is not None and not self.issue_implied:
+            v = jackson_bound([(est[j], q[j]) for j in todo], self.width, self.issued, stop=best)
+            if v is not None and v > bound:
+                bound = v
+                if bound >= best:
+                    return bound
         pieces: dict[str, list[tuple[int, int]]] = {}
         for j in todo:
-            for unit, off, cycles in self.resv[j]:
-                lst = pieces.setdefault(unit, [])
-                for k in range(cycles):
-                    lst.append((est[j] + off + k, self.q[j] - off - k))
+            e, qj = est[j], q[j]
+            for unit, delta in self.cycles_of[j]:
+                lst = pieces.get(unit)
+                if lst is None:
+                    lst = pieces[unit] = []
+                lst.append((e + delta, qj - delta))
         for unit, jobs in pieces.items():
-            v = jackson_bound(jobs, self.g.units[unit], self.usage[unit])
-            bound = max(bound, v or 0)
-            if bound >= best:
-                return bound
+            v = jackson_bound(jobs, self.g.units[unit], self.usage[unit], stop=best)
+            if v is not None and v > bound:
+                bound = v
+                if bound >= best:
+                    return bound
         return bound
 
     def signature(self) -> tuple:
         base = self.base()
-        ready = []
-        for j in range(self.n):
-            if self.start[j] >= 0:
-                continue
-            r = base
-            for s, lat in self.preds[j]:
-                if self.start[s] >= 0:
-                    r = max(r, self.start[s] + lat)
-            ready.append(r)
+        start = self.start
+        ready = [r if r > base else base for j, r in enumerate(self.rdy) if start[j] < 0]
         busy = {}
         for c, k in self.issued.items():
             if c >= base:
@@ -334,7 +395,9 @@ class _Search:
             return True
         return self.time_limit is not None and time.perf_counter() - self.t0 > self.time_limit
 
-    def dfs(self) -> None:
+    def dfs(self, siblings: dict[int, int] | None = None) -> None:
+        """Explore below the current prefix. ``siblings`` (engine="optsched") maps each child of
+        the parent prefix to its placement cycle there, for the symmetry rule below."""
         if self.mask == self.full:
             if self.best is None or self.maxfin < self.best:
                 self.best = self.maxfin
@@ -348,7 +411,14 @@ class _Search:
             if self.start[j] < 0 and self.pred_mask[j] & ~self.mask == 0:
                 children.append((self.place_time(j), -self.q[j], j))
         children.sort(key=None if self.greedy else (lambda c: c[2]))
+        times = {j: t for t, _, j in children} if self.strong else None
+        k = self.order[-1] if self.order else -1
         for t, _, j in children:
+            if siblings is not None and j < k and t == self.start[k] and siblings.get(j) == t:
+                # symmetry: j could already issue in cycle t before k was placed there, so the
+                # prefix "... j k" (both in cycle t) is this very placement; only it is explored
+                self.pruned_dominance += 1
+                continue
             self.nodes += 1
             if self.out_of_time():  # every node: a node costs O(n), the clock far less
                 self.timed_out = True
@@ -357,16 +427,20 @@ class _Search:
             if self.trace and self.nodes % self.trace_every == 0:
                 self.event("progress", f"{self.nodes} nodes explored")
             saved = self.apply(j, t)
+            if self.strong and self.dominance and self.dominated():  # the cheaper test first
+                self.pruned_dominance += 1
+                self.undo(j, saved)
+                continue
             if self.prune and self.best is not None:
                 if self.node_bound(self.best) >= self.best:
                     self.pruned_bound += 1
                     self.undo(j, saved)
                     continue
-            if self.dominance and self.dominated():
+            if not self.strong and self.dominance and self.dominated():
                 self.pruned_dominance += 1
                 self.undo(j, saved)
                 continue
-            self.dfs()
+            self.dfs(times)
             self.undo(j, saved)
             if self.stop:
                 return
@@ -394,15 +468,25 @@ def optimal_search(
     saves; none changes the optimum.
 
     ``engine="optsched"`` (issue 17; the default ``"classic"`` is the search chapter 05 counts
-    nodes of) searches the same tree with what OptSched adds: the first incumbent is the
-    improved list heuristic (:func:`~lecturekit.core.list_sched.improved_schedule`) as well as
-    every classic priority; every tail in the bounds (the critical path from the frontier and
-    the per-unit and issue-slot relaxed bounds on the operations left) is the
-    resource-constrained height (:func:`~lecturekit.core.list_sched.resource_heights`: the
-    latency path below an operation *and* the work its descendants put on each unit), which is
-    a valid tail for any legal schedule and never smaller than the height; the root bound is at
-    least ``max(asap + resource height)``; and the history table keeps more prefixes (64 per
-    set of placed operations, a million in all). Same optimum, same verification.
+    nodes of) searches the same tree with what OptSched (Shobaki et al.) and the literature on
+    lower bounds add:
+
+    * **resource-constrained heads and tails** (:func:`~lecturekit.core.bounds.heads_and_tails`,
+      Langevin and Cerny's recursive bounds): a cycle no legal schedule issues an operation
+      before, raised by the work its ancestors put on each unit and the issue slots, and the
+      cycles from its issue to the end, raised by its descendants' work. At every node the
+      operations left are released no earlier than their heads, and every tail in the critical
+      path and the relaxed per-resource bounds of what is left is the resource-constrained one;
+    * **a stronger root bound** (:func:`~lecturekit.core.bounds.strong_lower_bound`): the relaxed
+      bounds of the whole block released at the heads with those tails, so many blocks are
+      proven the moment a first schedule meets it;
+    * **a cheap first incumbent**: greedy descents of the search itself (the ready operation that
+      issues first, ties by tail, then by height) instead of the traced list schedules, which
+      cost more than the whole search on a 100-instruction block;
+    * **a larger history table** (64 prefixes per set of placed operations, a million in all).
+
+    Same optimum, same verification; the heads and tails are computed for blocks of up to
+    ``STRONG_BOUNDS_MAX`` operations (quadratic time).
     """
     t0 = time.perf_counter()  # the time limit covers everything below, list schedules included
     g = as_graph(graph)
@@ -445,12 +529,8 @@ def optimal_search(
     search.trace = True
     search.trace_every = max(1, int(trace_every))
     search.root_bound = lower_bound(g)
-    if search.strong:
-        from .bounds import asap
-
-        search.root_bound = max(
-            search.root_bound, max(a + q for a, q in zip(asap(g), search.q, strict=True))
-        )
+    if search.strong and n <= STRONG_BOUNDS_MAX:
+        search.root_bound = strong_lower_bound(g, (search.head, search.q))
     initial_length = None
     if initial:
         from .list_sched import PRIORITIES, list_schedule
@@ -464,8 +544,20 @@ def optimal_search(
             initial_length = search.best
             if search.best > search.root_bound:
                 search.timed_out = True
+        if search.strong and not long_block:
+            # greedy descents of the search itself, by tail, then by height: list schedules at
+            # a fraction of the cost of list_schedule() (no trace), and the search's own tails
+            for key in (search.q, heights(g)):
+                if search.best is not None and (
+                    search.best <= search.root_bound or search.out_of_time()
+                ):
+                    break
+                length, order = search.dive(key)
+                if search.best is None or length < search.best:
+                    search.best, search.best_order = length, order
+                    initial_length = length
         for name in PRIORITIES:
-            if long_block:
+            if long_block or search.strong:  # the descents above stand in for them
                 break
             if search.best is not None and search.out_of_time():
                 search.timed_out = True  # the limit holds for the initial schedules too
@@ -475,21 +567,19 @@ def optimal_search(
             if search.best is None or length < search.best:
                 search.best, search.best_order = length, order
                 initial_length = length
-        if (
-            search.strong
-            and not long_block
-            and not search.timed_out
-            and search.best is not None
-            and search.best > search.root_bound
-            and not search.out_of_time()
-        ):
-            from .list_sched import improved_schedule
-
-            order = improved_schedule(g, pilot=n <= 60).order  # the pilot is cubic
-            length = evaluate(g, order).length
-            if length < search.best:
-                search.best, search.best_order = length, order
-                initial_length = length
+    if (
+        search.strong
+        and prune
+        and search.uniform
+        and n <= STRONG_BOUNDS_MAX
+        and search.best is not None
+        and not search.timed_out
+    ):
+        # the transportation relaxation: raise the root bound while no flow meets it
+        while search.root_bound < search.best and not search.out_of_time():
+            if flow_feasible(g, search.head, search.q, search.root_bound):
+                break
+            search.root_bound += 1
     search.event("start", f"lower bound {search.root_bound}; list scheduling gives {search.best}")
     if n > MAX_DEPTH:  # the depth-first search recurses once per instruction
         search.timed_out = True
