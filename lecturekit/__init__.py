@@ -1,8 +1,12 @@
 """lecturekit: instruction scheduling and the parallel training of large models, computed.
 
-The notebooks import from here. Importing the package is cheap: drawing (:mod:`lecturekit.viz`)
-and widget (:mod:`lecturekit.widgets`) modules load matplotlib and ipywidgets only when used.
+The notebooks import from here. Importing the package is cheap: it loads the error classes, and
+:func:`parse` and the instruction classes from :mod:`lecturekit.isa` on first use; drawing
+(:mod:`lecturekit.viz`) and widget (:mod:`lecturekit.widgets`) modules load matplotlib and
+ipywidgets only when used.
 """
+
+from importlib import import_module
 
 from .errors import (
     ConfigError,
@@ -12,9 +16,25 @@ from .errors import (
     ParseError,
     ScheduleError,
 )
-from .isa import Instruction, MemRef, Program, parse
 
 __version__ = "0.1.0"
+
+#: names loaded from :mod:`lecturekit.isa` on first use, so ``import lecturekit`` stays cheap
+_FROM_ISA = ("Instruction", "MemRef", "Program", "parse")
+
+
+def __getattr__(name: str):
+    if name in _FROM_ISA or name == "isa":
+        isa = import_module(".isa", __name__)
+        value = isa if name == "isa" else getattr(isa, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_FROM_ISA))
+
 
 __all__ = [
     "ConfigError",

@@ -101,3 +101,100 @@ def test_evaluator_and_memory_curves_match_their_definitions(p, m, tf, tb, split
                 held[t - run.first] += 1
         assert run.memory(d, 3, 1) == direct
         assert run.held(d) == held
+
+
+def _general_loop(graph, order):
+    """evaluate with its O(n + e) pass for orders whose units each belong to one stream turned
+    off: the heap-driven loop every other order takes."""
+    from unittest import mock
+
+    with mock.patch("lecturekit.core.evaluate._each_unit_one_stream", return_value=False):
+        return evaluate(graph, order)
+
+
+def _outcome(graph, order):
+    from lecturekit.errors import LectureKitError
+
+    try:
+        s = evaluate(graph, order)
+    except LectureKitError as exc:
+        return type(exc).__name__, str(exc)
+    return s.start, s.order, s.reasons, s.info["waits"], s.info["stalls"]
+
+
+def _general_outcome(graph, order):
+    from lecturekit.errors import LectureKitError
+
+    try:
+        s = _general_loop(graph, order)
+    except LectureKitError as exc:
+        return type(exc).__name__, str(exc)
+    return s.start, s.order, s.reasons, s.info["waits"], s.info["stalls"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data())
+def test_one_pass_evaluation_equals_the_general_loop(data):
+    """Random graphs whose units each belong to one stream (the pipeline-parallel shape):
+    starts, issue order, waits and deadlock messages are the general loop's."""
+    from lecturekit.core import Edge, Graph, Operation, Reservation
+    from lecturekit.core.evaluate import _each_unit_one_stream
+
+    n = data.draw(st.integers(1, 12))
+    k = data.draw(st.integers(1, 3))
+    stream = [data.draw(st.integers(0, k - 1)) for _ in range(n)]
+    ops = [
+        Operation(
+            f"o{i}",
+            reservations=(Reservation(f"u{stream[i]}", 0, data.draw(st.integers(1, 3))),),
+            tail=data.draw(st.integers(0, 2)),
+        )
+        for i in range(n)
+    ]
+    pairs = data.draw(
+        st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=2 * n)
+    )
+    edges = [
+        Edge(a, b, data.draw(st.integers(1, 4)), data.draw(st.sampled_from(["ACT", "GRAD"])), "x")
+        for a, b in pairs
+        if a != b
+    ]
+    graph = Graph(
+        ops, edges, units={f"u{s}": 1 for s in range(k)}, earliest=data.draw(st.integers(0, 2))
+    )
+    ranks = data.draw(st.permutations(range(n)))
+    order = {f"d{s}": [i for i in ranks if stream[i] == s] for s in range(k)}
+    assert _each_unit_one_stream(graph, order)
+    assert _outcome(graph, order) == _general_outcome(graph, order)
+
+
+@pytest.mark.parametrize("name", ["zb-v", "interleaved", "1f1b-eager"])
+def test_pipeline_schedules_evaluate_as_the_general_loop(name):
+    run = pipeline_schedule(name, 4, 8, 2 if name == "interleaved" else None, 2, 2, 2)
+    assert _outcome(run.pg.graph, run.order) == _general_outcome(run.pg.graph, run.order)
+
+
+def test_simulate_imports_only_what_it_uses():
+    """``lecturekit simulate`` loads no scheduler, no other subcommand and no networkx (issue
+    17's start-up target; the time itself is in benchmarks/startup.py)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, tempfile\n"
+        "from lecturekit.cli import main\n"
+        "with tempfile.NamedTemporaryFile('w', suffix='.s', delete=False) as f:\n"
+        "    f.write('lw $t0, 0($s0)\\nadd $t1, $t0, $t2\\n')\n"
+        "assert main(['simulate', f.name, '--json']) == 0\n"
+        "bad = ['networkx', 'numpy', 'matplotlib', 'lecturekit.core.list_sched',\n"
+        "       'lecturekit.core.optimal', 'lecturekit.llm', 'lecturekit.cli.schedule']\n"
+        "print('LOADED', [m for m in bad if m in sys.modules])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines()[-1] == "LOADED []"
+    cheap = (
+        "import sys, lecturekit\n"
+        "print(sorted(m for m in sys.modules if m.startswith('lecturekit')))"
+    )
+    out = subprocess.run([sys.executable, "-c", cheap], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['lecturekit', 'lecturekit.errors']"

@@ -62,7 +62,7 @@ def _invoked(argv: list[str] | None) -> str | None:
 
 def build_parser(argv: list[str] | None = None, *, lazy: bool = False) -> argparse.ArgumentParser:
     """The full parser; with ``lazy=True`` and a subcommand in ``argv``, only that subcommand's
-    module is imported (the others get a bare entry), so one command starts quickly.
+    module is imported and only its parser is built, so one command starts quickly.
     ``lecturekit --help`` imports them all, to list each with its help."""
     only = _invoked(argv) if lazy else None
     parser = _Parser(
@@ -74,8 +74,7 @@ def build_parser(argv: list[str] | None = None, *, lazy: bool = False) -> argpar
     sub.required = True
     for name in SUBCOMMANDS:
         if only is not None and name != only:
-            sub.add_parser(name)  # not invoked: not imported
-            continue
+            continue  # not invoked: neither imported nor given a parser
         try:
             module = importlib.import_module(f"{__name__}.{name}")
         except ModuleNotFoundError as exc:
