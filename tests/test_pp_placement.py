@@ -279,3 +279,13 @@ def test_v_min_keeps_a_third_and_v_half_half_of_1f1b():
     # the first free slot after its B: 9, 16 and 17
     head = [k + str(m) + (".1" if s else "") for k, m, s in pp_schedules.v_min(4, 4)[0][:14]]
     assert head == "F1 F2 F1.1 B1.1 W1.1 F3 F2.1 B2.1 B1 W2.1 W1 F4 F3.1 B3.1".split()
+
+
+def test_v_half_and_v_min_in_pytorch_notation():
+    from lecturekit.llm.torch_pipelining import import_torch, to_torch
+
+    for name in ("v-half", "v-min"):
+        ours = pipeline_schedule(name, 4, 8, tf=2, tb=2, tw=2)
+        back = import_torch(to_torch(ours), ours.timing)
+        assert back.schedule.start == ours.schedule.start, name
+        assert back.pg.placement == ours.pg.placement == placement_devices(4, 2, "v")
