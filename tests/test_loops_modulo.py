@@ -129,7 +129,7 @@ def test_explain_ii_computes_why_smaller_ii_fail():
 
 
 def test_lifetimes_and_modulo_variable_expansion():
-    r = modulo_schedule(SAXPY, "dual")
+    r = modulo_schedule(SAXPY, "dual", move_induction=False)  # the slide form: $s2 renamed
     by_value = {lt.value: lt for lt in r.lifetimes}
     assert set(by_value) == {"t0", "t1", "t2a", "t2", "s1", "s2"}
     for lt in r.lifetimes:
@@ -297,7 +297,7 @@ def _slope(code, machine, name="saxpy_loop"):
 def test_saxpy_on_lecture_runs_9_5_cycles_because_the_expanded_kernel_shares_its_branch():
     """Chapter 07: II 10, but 9.5 measured cycles per iteration. The ALU is busy in all 10 rows;
     the kernel unrolled x2 by modulo variable expansion holds 2 x 7 instructions + one bne."""
-    r = modulo_schedule(example("saxpy_loop"), "lecture")
+    r = modulo_schedule(example("saxpy_loop"), "lecture", move_induction=False)
     assert r.ii == 10 and r.unroll == 2
     assert all(r.table.cells.get((row, "alu")) for row in range(r.ii))  # ALU busy in every row
     alu = [sum(x.cycles for x in op.reservations if x.unit == "alu") for op in r.graph.ops]
@@ -312,8 +312,10 @@ def test_saxpy_on_dual_evicts_twice_and_only_the_pointer_needs_copies():
     evictions = [(s.op, v) for s in dual.trace for v, _ in s.evicted]
     assert evictions == [(7, 4), (4, 7)]  # the branch evicts the store, then the store the branch
     for machine in ("lecture", "dual"):
-        r = modulo_schedule(example("saxpy_loop"), machine)
+        r = modulo_schedule(example("saxpy_loop"), machine, move_induction=False)
         assert [lt.value for lt in r.lifetimes if lt.copies > 1] == ["s2"]
+        moved = modulo_schedule(example("saxpy_loop"), machine)  # the default moves the update
+        assert [lt.value for lt in moved.lifetimes if lt.copies > 1] == []
 
 
 def test_moving_the_pointer_update_and_counting_offsets_removes_the_expansion():
@@ -345,8 +347,8 @@ def test_motion_removes_the_pointers_modulo_variable_expansion(machine):
     from lecturekit.loops.timing import measure
 
     src = example("saxpy_loop")
-    plain = modulo_schedule(src, machine)
-    moved = modulo_schedule(src, machine, move_induction=True)
+    plain = modulo_schedule(src, machine, move_induction=False)
+    moved = modulo_schedule(src, machine)  # the default
     assert moved.ii == plain.ii and moved.schedule.start == plain.schedule.start
     copies = {lt.register: lt.copies for lt in plain.lifetimes if lt.register == "s2"}
     assert copies == {"s2": 2} and plain.unroll == 2  # the pointer alone needed two registers
@@ -382,7 +384,7 @@ def test_motion_keeps_the_recurrences_right(name, machine):
 def test_random_loops_pipelined_with_motion_compute_the_same(seed, size, machine, overlap):
     rl = random_loop(seed, size=size, overlap=overlap)
     r = modulo_schedule(rl.source, machine, restrict=not overlap, move_induction=True)
-    plain = modulo_schedule(rl.source, machine, restrict=not overlap)
+    plain = modulo_schedule(rl.source, machine, restrict=not overlap, move_induction=False)
     verify(r.graph, r.schedule, ii=r.ii)
     assert r.ii == plain.ii and r.unroll <= plain.unroll
     S, u = r.stage_count, r.unroll
@@ -401,7 +403,10 @@ def test_cli_modulo_move_induction(tmp_path, capsys):
     assert main(["modulo", str(path), "--json", "--move-induction"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["unroll"] == 1 and data["motion"][0]["offset_change"] == -4
-    assert main(["modulo", str(path), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["motion"] == []
+    assert main(["modulo", str(path), "--json"]) == 0  # the default moves too
+    assert json.loads(capsys.readouterr().out) == data
+    assert main(["modulo", str(path), "--json", "--no-move-induction"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert plain["motion"] == [] and plain["unroll"] == 2
     assert main(["modulo", str(path), "--move-induction"]) == 0
     assert "induction-variable motion" in capsys.readouterr().out

@@ -18,6 +18,8 @@ per column).
 
 from __future__ import annotations
 
+import argparse
+
 from .. import validate
 from ..loops.modulo import modulo_schedule
 from .common import format_table, print_json
@@ -49,10 +51,12 @@ def register(sub) -> None:
     )
     p.add_argument(
         "--move-induction",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
+        default=True,
         help="loads and stores read the newest pointer value already computed, offsets "
         "rewritten (induction-variable motion: no modulo variable expansion for the pointer) "
-        "(default: off)",
+        "(default: on; --no-move-induction gives the lecture's slide form, every access reading "
+        "its own iteration's pointer)",
     )
     p.set_defaults(func=run)
 

@@ -12,6 +12,8 @@ scheduled) and, with ``--compare``, ``compare`` (one row per factor).
 
 from __future__ import annotations
 
+import argparse
+
 from .. import validate
 from ..errors import LectureKitError
 from ..isa import parse
@@ -71,9 +73,11 @@ def register(sub) -> None:
     )
     p.add_argument(
         "--move-induction",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
+        default=True,
         help="let the induction update move above the loads and stores that use it, rewriting "
-        "their offsets (kept when faster; the notes say what moved) (default: off)",
+        "their offsets (kept when faster; the notes say what moved) (default: on; "
+        "--no-move-induction keeps every update after the accesses, the lecture's slide form)",
     )
     p.set_defaults(func=run)
 

@@ -777,7 +777,7 @@ def modulo_schedule(
     keep_war: bool | str = "auto",
     codegen: bool = True,
     time_limit: float | None = 10.0,
-    move_induction: bool = False,
+    move_induction: bool = True,
 ) -> ModuloResult:
     """Software-pipeline the loop in ``source`` (text, parsed program, or a :class:`Loop`).
 
@@ -796,7 +796,9 @@ def modulo_schedule(
     ``move_induction``: in the generated code, loads and stores through an induction variable
     read the newest pointer value already computed and have their offsets rewritten
     (induction-variable motion, :func:`lecturekit.loops.codegen._move_induction`); ``motion``
-    and ``notes`` say which. Default ``False``: every access reads its own iteration's pointer.
+    and ``notes`` say which (issue 17: what GCC's and LLVM's pipeliners do). Default ``True``;
+    ``False`` gives the lecture's slide form, every access reading its own iteration's pointer
+    (renamed, so the pointer may need modulo variable expansion).
     """
     if keep_war not in (True, False, "auto"):
         raise ScheduleError(f"keep_war must be True, False or 'auto', got {keep_war!r}")

@@ -22,15 +22,15 @@ How the body is unrolled by ``k``
   ``N div k`` times (not at all if ``N < k``). Its branch compares the induction variable with its
   final value (for a ``bne`` test, that is the original bound).
 
-**Induction-variable motion** (``move_induction=True``), as in Hennessy & Patterson's unrolling
-example and LLVM's and GCC's modulo schedulers: the update ``addi $s1, $s1, 4k`` may be
-scheduled *above* loads and stores that use ``$s1`` only as their base register; each access
-that ends up after it has its offset rewritten (``lw $t0, 0($s1)`` after ``addi $s1, $s1, -8``
-becomes ``lw $t0, 8($s1)``). The body is scheduled once without the dependences between the
-update and those accesses, the offsets are rewritten, and the rewritten body is scheduled again
-with its true dependences (so latencies from the update to the moved accesses count); the
-result is kept when its steady state is faster. :attr:`Unrolled.motion` and the notes say what
-moved and which offsets changed.
+**Induction-variable motion** (``move_induction=True``, the default), as in Hennessy &
+Patterson's unrolling example and LLVM's and GCC's modulo schedulers: the update ``addi $s1,
+$s1, 4k`` may be scheduled *above* loads and stores that use ``$s1`` only as their base
+register; each access that ends up after it has its offset rewritten (``lw $t0, 0($s1)`` after
+``addi $s1, $s1, -8`` becomes ``lw $t0, 8($s1)``). The body is scheduled once without the
+dependences between the update and those accesses, the offsets are rewritten, and the rewritten
+body is scheduled again with its true dependences (so latencies from the update to the moved
+accesses count); the result is kept when its steady state is faster. :attr:`Unrolled.motion` and
+the notes say what moved and which offsets changed.
 
 The unrolled body is then scheduled (list scheduling, and exhaustive optimal scheduling when the
 body is small) and its cost measured on in-order hardware: ``cycles_per_iteration`` is the
@@ -348,7 +348,7 @@ def unroll(
     scheduler: str = "auto",
     rename: bool = True,
     time_limit: float | None = 10.0,
-    move_induction: bool = False,
+    move_induction: bool = True,
 ) -> Unrolled:
     """Unroll the loop in ``source`` ``k`` times, schedule it and measure it.
 
@@ -360,8 +360,9 @@ def unroll(
     search besides its node limit (a hang guard: the node limit keeps results deterministic).
     ``move_induction=True`` lets the scheduler move each induction update above the loads and
     stores that use it as their base, rewriting their offsets (see the module docstring); the
-    result is kept only when it is faster. The default ``False`` keeps every update after the
-    accesses (the figures chapter 06 and problem set 06 print).
+    result is kept only when it is faster. Default ``True`` (issue 17: Hennessy & Patterson's
+    unrolled loop, GCC and LLVM do it); ``False`` keeps every update after the accesses, the
+    lecture's slide form.
     """
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise LoopError(f"the unroll factor must be a positive integer, got {k!r}")

@@ -143,7 +143,13 @@ def draw_pipelined_vs_not(result, iterations: int = 4, *, not_pipelined=None, fi
     if not_pipelined is None:
         from ..loops.unroll import unroll
 
-        not_pipelined = unroll(result.loop, 1, result.machine, restrict=result.loop.restrict)
+        not_pipelined = unroll(
+            result.loop,
+            1,
+            result.machine,
+            restrict=result.loop.restrict,
+            move_induction=result.move_induction,
+        )
     from ..loops.unroll import steady_state
 
     plain = steady_state(not_pipelined.loop, passes=max(3, iterations))
