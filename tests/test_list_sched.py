@@ -447,3 +447,75 @@ def test_chapter_04_heuristic_table():
     best = optimal_schedule(dm)
     assert best.length == lower_bound(dm.graph) == 16
     assert list_schedule(dm, "noninterfering").order[0] == 1  # t4 = t2 * t4, latency 5 to t5
+
+
+# Branch delay slots (issue 17): the list scheduler fills the slot "from before" (H&P App. C)
+
+
+def _delay_slot_machine():
+    from dataclasses import replace
+
+    from lecturekit.machine import preset
+
+    return replace(preset("classic5"), delay_slot=True, name="classic5-slot")
+
+
+def test_delay_slot_filled_from_before_on_a_hand_checked_block():
+    from lecturekit.core.list_sched import fill_delay_slot
+
+    m = _delay_slot_machine()
+    src = "top: lw $t0, 0($s1)\nadd $t1, $t2, $t3\naddi $s1, $s1, 4\nbne $t0, $zero, top\n"
+    # by hand: the branch reads $t0 (the load) and $zero; add and addi feed nothing after them
+    # (lw reads $s1 before addi writes it: a WAR *into* addi), so either may go to the slot.
+    # Slot filled: lw 2, add 3, bne 4 (the load's result reaches the branch 2 cycles later),
+    # addi 5 in the slot. Left empty, the slot costs a nop: lw 2, add 3, addi 4, bne 5, nop 6.
+    s, steps = list_schedule(analyze(src, m), trace=True)
+    g = s.graph
+    texts = [" ".join(op.text.split()) for op in g.ops]
+    assert texts == ["lw $t0, 0($s1)", "add $t1, $t2, $t3", "bne $t0, $zero, top",
+                     "addi $s1, $s1, 4"]  # fmt: skip
+    assert s.start == [2, 3, 4, 5]
+    verify(g, s)
+    assert "filled from before with addi $s1, $s1, 4" in s.info["delay_slot"]
+    assert steps[0].message.startswith("delay slot of bne")
+    nop = analyze(src + "nop\n", m)  # the slot written as a nop: one cycle longer
+    assert list_schedule(nop).length == s.length + 1
+    fill = fill_delay_slot(analyze(src, m))
+    assert fill.moved == 2 and fill.branch == 3
+    # no delay slot on the machine, or the slot already written: nothing to fill
+    assert fill_delay_slot(analyze(src, "classic5")) is None
+    assert "delay_slot" not in list_schedule(analyze(src, "classic5")).info
+    assert fill_delay_slot(nop) is None
+
+
+def test_delay_slot_gets_a_nop_when_everything_feeds_the_branch():
+    m = _delay_slot_machine()
+    # lw -> bne (RAW $t0), addi -> bne (RAW $s1), lw -> addi (WAR $s1): nothing can move
+    s = list_schedule(analyze("top: lw $t0, 0($s1)\naddi $s1, $s1, 4\nbne $t0, $s1, top\n", m))
+    assert [op.text.split()[0] for op in s.graph.ops] == ["lw", "addi", "bne", "nop"]
+    assert "a nop fills it" in s.info["delay_slot"]
+    assert s.start[3] > s.start[2]
+    verify(s.graph, s)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), size=st.integers(2, 12))
+def test_delay_slot_fill_is_legal_and_moves_only_independent_instructions(seed, size):
+    from lecturekit.core.list_sched import fill_delay_slot
+
+    m = _delay_slot_machine()
+    body = "\n".join(ins.text for ins in random_block(seed, size))
+    src = f"top: {body}\nbne $t0, $t1, top\n"
+    dg = analyze(src, m)
+    fill = fill_delay_slot(dg)
+    s = list_schedule(dg)
+    assert len(s.graph.ops) == len(dg.program) + (fill.moved is None)  # a nop only when needed
+    verify(s.graph, s)
+    n = len(fill.block.program)
+    slot, branch = n - 1, n - 2
+    assert fill.block.program[branch].is_branch and s.start[slot] > s.start[branch]
+    if fill.moved is not None:  # nothing in the original block depended on it
+        assert all(e.kind == "CTRL" for e in dg.edges if e.src == fill.moved)
+        assert fill.block.program[slot] is dg.program[fill.moved]
+    else:
+        assert fill.block.program[slot].opcode == "nop"

@@ -35,8 +35,14 @@ The priority is what the lecture's three heuristics are about (``PRIORITIES``):
     the ready list does.
 
 Ties are always broken by the original order (the lower index first), and a trace step says so
-when it happened. A user-supplied priority is a function ``f(graph, i) -> number`` (higher goes
-first).
+when it happened.
+
+On a machine with a branch delay slot (``delay_slot = true``) and a block ending with its branch,
+the slot is filled first, "from before" (:func:`fill_delay_slot`): an instruction nothing after
+it depends on moves into the slot, else a ``nop``; the schedule is then of the rewritten block
+(``schedule.graph``), ``info["delay_slot"]`` and the first trace step say what was chosen.
+
+A user-supplied priority is a function ``f(graph, i) -> number`` (higher goes first).
 
 Beyond the lecture (``MORE_PRIORITIES``, the lookahead scheduler and :func:`improved_schedule`)
 -------------------------------------------------------------------------------------------
@@ -434,6 +440,99 @@ def _check_lookahead(lookahead) -> int:
 MAX_OPS = 1000
 
 
+@dataclass
+class DelaySlotFill:
+    """How :func:`fill_delay_slot` filled a branch delay slot: ``block`` is the rewritten
+    block's dependence graph (the instruction in the slot written right after the branch),
+    ``moved`` the index in the original block of the instruction moved there (``None``: a
+    ``nop`` was added), ``branch`` the branch's index, ``message`` the choice in one sentence."""
+
+    block: object
+    moved: int | None
+    branch: int
+    message: str
+
+
+#: how many independent instructions (the latest first) :func:`fill_delay_slot` tries
+DELAY_SLOT_CANDIDATES = 8
+
+
+def fill_delay_slot(graph, priority: str | Callable = "height", *, lookahead: int = 0):
+    """Fill the delay slot of a block's closing branch "from before" (Hennessy & Patterson,
+    Appendix C), or return ``None`` when there is nothing to fill.
+
+    On a machine with ``delay_slot = true``, the instruction written right after a branch
+    always executes (:mod:`lecturekit.deps` keeps it there). A block whose last instruction is
+    a branch leaves that slot empty: whatever comes next would run in it. The classic fill moves
+    into it an instruction from *before* the branch that nothing after it depends on: no
+    dependence (RAW, WAR, WAW, memory) from it to a later instruction of the block or to the
+    branch itself, no label on it, and not a branch. It then runs after the branch, whichever
+    way the branch goes, exactly as it would have before it. Among such instructions (the
+    :data:`DELAY_SLOT_CANDIDATES` latest) the one whose rewritten block list-schedules
+    shortest is taken (ties: the latest in program order); with none, a ``nop`` fills the slot
+    (the cycle is spent either way). ``graph``: a :class:`~lecturekit.deps.DependenceGraph`
+    (or a core Graph built from one); other graphs, machines without a delay slot and blocks
+    not ending with a branch give ``None``."""
+    from ..deps import DependenceGraph, analyze
+    from ..isa import Program, parse
+
+    dg = graph if isinstance(graph, DependenceGraph) else getattr(graph, "source", None)
+    if not isinstance(dg, DependenceGraph) or not dg.machine.delay_slot:
+        return None
+    prog = dg.program
+    n = len(prog)
+    if n == 0 or not prog[n - 1].is_branch:
+        return None
+    b = n - 1
+    first = max((j + 1 for j in range(b) if prog[j].is_branch), default=0)
+    labelled = set(prog.labels.values())
+    out: dict[int, set[str]] = {}
+    for e in dg.edges:
+        out.setdefault(e.src, set()).add(e.kind)
+    candidates = [
+        i
+        for i in range(b - 1, first - 1, -1)
+        if i not in labelled and not prog[i].is_branch and out.get(i, {"CTRL"}) <= {"CTRL"}
+    ][:DELAY_SLOT_CANDIDATES]
+
+    def rewritten(i: int | None) -> Program:
+        if i is None:
+            ins = parse("nop").instructions[0]
+            order = list(prog.instructions) + [ins]
+            labels = dict(prog.labels)
+        else:
+            order = [x for k, x in enumerate(prog.instructions) if k != i] + [prog[i]]
+            labels = {name: p - (p > i) for name, p in prog.labels.items()}
+        return Program(order, labels, prog.source)
+
+    branch_text = prog[b].text or str(prog[b])
+    if not candidates:
+        block = analyze(rewritten(None), dg.machine)
+        return DelaySlotFill(
+            block,
+            None,
+            b,
+            f"delay slot of {branch_text}: no instruction before it is independent of the rest "
+            "of the block and of the branch, so a nop fills it",
+        )
+    best = None
+    for i in candidates:
+        block = analyze(rewritten(i), dg.machine)
+        length = list_schedule_trace(block, priority, lookahead=lookahead)[0].length
+        if best is None or length < best[0]:
+            best = (length, i, block)
+    _length, i, block = best
+    return DelaySlotFill(
+        block,
+        i,
+        b,
+        f"delay slot of {branch_text}: filled from before with {prog[i].text or prog[i]} "
+        f"(line {prog[i].line}; nothing after it, nor the branch, depends on it"
+        + (f"; the best of {len(candidates)} such instructions" if len(candidates) > 1 else "")
+        + ")",
+    )
+
+
 def list_schedule_trace(
     graph, priority: str | Callable = "height", *, lookahead: int = 0, values=None
 ) -> tuple[Schedule, list[ListStep]]:
@@ -443,6 +542,14 @@ def list_schedule_trace(
     be held back when it would block a higher-priority operation arriving within that many
     cycles (module docstring). ``values`` (internal) gives precomputed priority values for a
     named priority."""
+    lookahead = _check_lookahead(lookahead)
+    slot = fill_delay_slot(graph, priority, lookahead=lookahead) if values is None else None
+    if slot is not None:
+        sched, steps = list_schedule_trace(slot.block, priority, lookahead=lookahead)
+        sched.info["delay_slot"] = slot.message
+        if steps:
+            steps[0].message = f"{slot.message}. {steps[0].message}"
+        return sched, steps
     g = as_graph(graph)
     if len(g.ops) > MAX_OPS:
         raise ScheduleError(
@@ -450,7 +557,6 @@ def list_schedule_trace(
             f"{len(g.ops):,} (split it, or time the order as written with `simulate`)"
         )
     _check_schedulable(g)
-    lookahead = _check_lookahead(lookahead)
     name, prio, how = resolve_priority(g, priority) if values is None else values
     n = len(g.ops)
     delays = g.delays()
@@ -953,6 +1059,9 @@ def compare_priorities(graph, priorities=None) -> dict[str, int]:
 
 
 __all__ = [
+    "DELAY_SLOT_CANDIDATES",
+    "DelaySlotFill",
+    "fill_delay_slot",
     "IMPROVED_LOOKAHEADS",
     "IMPROVED_PILOTS",
     "IMPROVED_PRIORITIES",
