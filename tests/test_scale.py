@@ -198,3 +198,17 @@ def test_simulate_imports_only_what_it_uses():
     )
     out = subprocess.run([sys.executable, "-c", cheap], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "['lecturekit', 'lecturekit.errors']"
+
+
+@pytest.mark.parametrize("name", ["zb-v", "dualpipe", "1f1b"])
+def test_lower_bounds_agree_with_their_separate_definitions(name):
+    """The critical path and the core bound come from one call of bounds(); the module's own
+    longest-path walk and lower_bound() give the same figures."""
+    from lecturekit.core.bounds import lower_bound
+    from lecturekit.llm.pipeline_parallel import critical_path
+
+    run = pipeline_schedule(name, 4, 8, None, 2, 2, 2, 1)
+    g = run.pg.graph
+    assert run.lower_bounds["critical path"] == critical_path(run.pg)
+    assert run.lower_bounds["core"] == lower_bound(g) - g.earliest + 1
+    assert run.makespan >= max(run.lower_bounds.values())

@@ -471,9 +471,6 @@ def build_pipeline_graph(
         for c, key in enumerate(held):
             chunk_of[key] = c
 
-    def where_is(micro: int, stage: int) -> int:
-        return places[dirs[micro - 1] if dirs else 0][stage]
-
     timing = timing or Timing()
     if split and timing.weight < 1:
         raise ScheduleError(
@@ -505,52 +502,63 @@ def build_pipeline_graph(
     index: dict[tuple[str, int, int], int] = {}
     kinds = ("F", "B", "W") if split else ("F", "B")
     for k in range(1, m + 1):
+        dk = dirs[k - 1] if dirs else 0
+        place_k = places[dk]
         for kind in kinds:
             rng = range(stages) if kind == "F" else range(stages - 1, -1, -1)
             for s in rng:
                 index[(kind, k, s)] = len(ops)
-                dk = dirs[k - 1] if dirs else 0
-                ops.append(PipeOp(kind, k, s, places[dk][s], chunk_of[dk, s], dur[kind], batch))
+                ops.append(PipeOp(kind, k, s, place_k[s], chunk_of[dk, s], dur[kind], batch))
     core_ops = []
+    # what many passes share is made once: a device's unit name and reservation, a stage's
+    # place in words
+    units: dict[tuple[int, int], tuple[str, tuple[Reservation, ...]]] = {}
+    wheres: dict[tuple[int, int, int], str] = {}
     for op in ops:
-        unit = device_name(op.device)
-        where = f"stage {op.stage}" + (
-            f" (device {op.device}, chunk {op.chunk})" if v > 1 or dirs else ""
-        )
+        held = units.get((op.device, op.duration))
+        if held is None:
+            unit = device_name(op.device)
+            held = units[op.device, op.duration] = (unit, (Reservation(unit, 0, op.duration),))
+        where = wheres.get((op.stage, op.device, op.chunk))
+        if where is None:
+            where = wheres[op.stage, op.device, op.chunk] = f"stage {op.stage}" + (
+                f" (device {op.device}, chunk {op.chunk})" if v > 1 or dirs else ""
+            )
         what = f"micro-batches {op.label[1:]}" if batch > 1 else f"micro-batch {op.micro}"
         core_ops.append(
             Operation(
                 name=f"{op.kind}{op.micro}@{op.stage}",
                 text=f"{_KIND_TEXT[op.kind]} of {what} on {where}",
-                reservations=(Reservation(unit, 0, op.duration),),
+                reservations=held[1],
                 tail=op.duration - 1,
                 kind=op.kind,
-                stream=unit,
+                stream=held[0],
             )
         )
     edges = []
-
-    def hop(k: int, a: int, b: int) -> int:
-        return comm if where_is(k, a) != where_is(k, b) else 0
+    # the communication latency from stage s to s + 1, per direction
+    hops = [[comm if pl[s] != pl[s + 1] else 0 for s in range(stages - 1)] for pl in places]
 
     for k in range(1, m + 1):
+        hop = hops[dirs[k - 1] if dirs else 0]
+        activations, gradient = f"activations of micro-batch {k}", f"gradient of micro-batch {k}"
         for s in range(stages - 1):
             edges.append(
                 Edge(
                     index["F", k, s],
                     index["F", k, s + 1],
-                    dur["F"] + hop(k, s, s + 1),
+                    dur["F"] + hop[s],
                     "ACT",
-                    f"activations of micro-batch {k}",
+                    activations,
                 )
             )
             edges.append(
                 Edge(
                     index["B", k, s + 1],
                     index["B", k, s],
-                    dur["B"] + hop(k, s, s + 1),
+                    dur["B"] + hop[s],
                     "GRAD",
-                    f"gradient of micro-batch {k}",
+                    gradient,
                 )
             )
         edges.append(
@@ -864,35 +872,35 @@ class PipelineRun:
         path (the longest chain of passes and transfers), and the scheduling core's best bound
         (:func:`lecturekit.core.bounds.lower_bound`: each device's work plus the time before it
         can start and after it must stop, the same bound that judges instruction schedules)."""
-        from ..core.bounds import lower_bound
+        from ..core.bounds import bounds
 
+        g = self.pg.graph
+        each = bounds(g)  # lower_bound(g) is their maximum; one of them is the critical path
         return {
             "device work": self.ideal,
-            "critical path": critical_path(self.pg),
-            "core": lower_bound(self.pg.graph) - self.pg.graph.earliest + 1,
+            "critical path": each["critical_path"] - g.earliest + 1,
+            "core": max(each.values()) - g.earliest + 1,
         }
 
     # -- output --------------------------------------------------------------------------------
     def devices(self) -> list[list[dict]]:
         """Per device, its passes in order: label, kind, micro, stage, chunk, start, finish."""
-        out = []
-        for d in range(self.p):
-            rows = []
-            for i in self.order[device_name(d)]:
-                op = self.ops[i]
-                rows.append(
-                    {
-                        "op": op.label,
-                        "kind": op.kind,
-                        "micro": op.micro,
-                        "stage": op.stage,
-                        "chunk": op.chunk,
-                        "start": self.start(i),
-                        "finish": self.finish(i),
-                    }
-                )
-            out.append(rows)
-        return out
+        ops, start, finish = self.ops, self.schedule.start, self._finish
+        return [
+            [
+                {
+                    "op": ops[i].label,
+                    "kind": ops[i].kind,
+                    "micro": ops[i].micro,
+                    "stage": ops[i].stage,
+                    "chunk": ops[i].chunk,
+                    "start": start[i],
+                    "finish": finish[i],
+                }
+                for i in self.order[device_name(d)]
+            ]
+            for d in range(self.p)
+        ]
 
     def summary(self) -> dict:
         """The figures of one row of a comparison table."""
@@ -996,13 +1004,12 @@ def _num(x: Fraction) -> int | float:
 def critical_path(pg: PipelineGraph) -> int:
     """Length of the longest chain of passes and transfers, first start to last finish."""
     g = pg.graph
-    preds: dict[int, list[Edge]] = {j: [] for j in range(len(g.ops))}
-    for e in g.edges:
-        preds[e.dst].append(e)
+    preds = g._adjacency()[0]
     est = [g.earliest] * len(g.ops)
     for j in g.topological_order():
         for e in preds[j]:
-            est[j] = max(est[j], est[e.src] + e.latency)
+            if est[e.src] + e.latency > est[j]:
+                est[j] = est[e.src] + e.latency
     return max(est[j] + g.ops[j].tail for j in range(len(g.ops))) - g.earliest + 1
 
 
