@@ -337,17 +337,23 @@ def dualpipe_calls(p: int, m: int) -> dict[int, list[list[Key]]]:
     return out
 
 
-def v_min(p: int, m: int) -> dict[int, list[Key]]:
+def v_min(p: int, m: int, squeeze: bool = True) -> dict[int, list[Key]]:
     """V-Min (Qi et al. 2024, "Pipeline Parallelism with Controllable Memory"): the V placement
     with the building block whose lifespan keeps about a third of 1F1B's activations,
-    ``(p + 4) // 3`` micro-batches' worth at the peak, at a bubble of about ``2p / 3m``."""
-    return {d: _v_block_device(p, m, d, "min") for d in range(p)}
+    ``(p + 4) // 3`` micro-batches' worth at the peak, at a bubble of about ``2p / 3m``.
+    ``squeeze=False``: the repeated block as it is, without the greedy squeeze of the warm-up
+    and cool-down (see :func:`_v_block_orders`)."""
+    return _v_block_orders(p, m, "min", squeeze)
 
 
-def v_half(p: int, m: int) -> dict[int, list[Key]]:
+def v_half(p: int, m: int, squeeze: bool = True) -> dict[int, list[Key]]:
     """V-Half (same paper): about half of 1F1B's activations, ``(p + 2) // 2`` micro-batches'
-    worth at the peak, at a bubble of about ``p / 2m``."""
-    return {d: _v_block_device(p, m, d, "half") for d in range(p)}
+    worth at the peak, at a bubble of about ``p / 2m``; ``squeeze`` as for :func:`v_min`."""
+    return _v_block_orders(p, m, "half", squeeze)
+
+
+# the building block's passes on one device, in the order of the slot lists below
+_F0, _F1, _B1, _B0, _W = range(5)  # chunk-0/1 forward, chunk-1/0 backward (B), weight gradient
 
 
 def _v_block_offsets(p: int, d: int, kind: str) -> list[int]:
@@ -368,32 +374,187 @@ def _v_block_offsets(p: int, d: int, kind: str) -> list[int]:
     return [2 * d, 3 * p - 2 - d, 3 * p + gap + 2 * d - 1, 6 * p + gap - d - 2]
 
 
-def _v_block_device(p: int, m: int, d: int, kind: str) -> list[Key]:
-    """Device ``d``'s order: the building block repeated ``m`` times, every ``W`` in the first
-    free slot after its ``B`` (chunk 1's first), in slot order. The reference then squeezes the
-    warm-up and cool-down with a greedy reordering; here the evaluator runs the passes as soon
-    as their inputs arrive, which squeezes in time but keeps the order (and so the memory)."""
-    s0, s1 = d, 2 * p - 1 - d
-    kinds = [("F", s0), ("F", s1), ("B", s1), ("B", s0)]
-    slots: dict[int, Key] = {}
-    for (kind_, stage), first in zip(kinds, _v_block_offsets(p, d, kind), strict=True):
-        for k in range(m):
-            slots[first + 6 * k] = (kind_, k + 1, stage)
-    pending: dict[int, list[int]] = {s1: [], s0: []}
-    order: list[Key] = []
-    for t in range(max(slots) + 1):
-        if t in slots:
-            order.append(slots[t])
-            if slots[t][0] == "B":
-                pending[slots[t][2]].append(slots[t][1])
+def _v_block_orders(p: int, m: int, kind: str, squeeze: bool = True) -> dict[int, list[Key]]:
+    """Every device's order, built as the authors' implementation builds it:
+
+    1. the block repeated ``m`` times (slot lists per device and pass kind);
+    2. squeezed twice, with the ``W`` passes placed and then without them: in slot order,
+       each pass of the warm-up (first round only) and of the cool-down moves to the earliest
+       free slot its inputs allow where the device's peak memory does not grow (the steady
+       state is left alone);
+    3. every ``W`` in the first free slot after its ``B`` (chunk 1's first), in slot order.
+
+    The evaluator then runs each device's order as soon as the inputs arrive."""
+    slots = [
+        [[first + 6 * k for k in range(m)] for first in _v_block_offsets(p, d, kind)]
+        for d in range(p)
+    ]
+    if squeeze:
+        slots = _squeeze(slots, p, with_w=True)
+        slots = _squeeze([x[:4] for x in slots], p, with_w=False)
+    out = {}
+    for d in range(p):
+        s0, s1 = d, 2 * p - 1 - d
+        names = [("F", s0), ("F", s1), ("B", s1), ("B", s0), ("W", s1), ("W", s0)]
+        lists = _put_w(slots[d][:4], split=True)
+        events = sorted((t, kind_, k) for kind_, ts in enumerate(lists) for k, t in enumerate(ts))
+        out[d] = [(names[kind_][0], k + 1, names[kind_][1]) for _, kind_, k in events]
+    return out
+
+
+def _put_w(lists: list[list[int]], split: bool = False) -> list[list[int]]:
+    """The four slot lists plus the ``W`` slots: each ``W`` in the first free slot after its
+    ``B``; one list, or (``split``) chunk 1's and chunk 0's, chunk 1's served first."""
+    at = {t: kind for kind, ts in enumerate(lists[:4]) for t in ts}
+    ws: list[list[int]] = [[], []]
+    pending = [0, 0]
+    t = 0
+    for t in range(max(at) + 1):
+        kind = at.get(t)
+        if kind is None:
+            for w in (0, 1):
+                if pending[w]:
+                    ws[w].append(t)
+                    pending[w] -= 1
+                    break
+        elif kind in (_B1, _B0):
+            pending[kind - _B1 if split else 0] += 1
+    for w in (0, 1):
+        for _ in range(pending[w]):
+            t += 1
+            ws[w].append(t)
+    return [list(x) for x in lists[:4]] + (ws if split else ws[:1])
+
+
+class _Memory:
+    """One device's chunks held per slot, as the squeeze needs it: +1 at each forward, -1 at
+    each ``W`` (without ``W`` slots: at each free slot while a ``W`` is pending). ``fits``
+    says whether moving a pass earlier keeps every slot within ``limit``, looking only at the
+    slots the move changes."""
+
+    def __init__(self, lists: list[list[int]]):
+        self.with_w = len(lists) > 4
+        size = max(t for ts in lists for t in ts) + 1
+        self.at: list[int | None] = [None] * size
+        for kind, ts in enumerate(lists):
+            for t in ts:
+                self.at[t] = kind
+        self.level = [0] * size  # after slot t
+        self.pending = [0] * size
+        self._redo(0)
+
+    def _walk(self, at: list[int | None], start: int):
+        level = self.level[start - 1] if start else 0
+        pending = self.pending[start - 1] if start else 0
+        for t in range(start, len(at)):
+            kind = at[t]
+            if kind in (_F0, _F1):
+                level += 1
+            elif kind == _W:
+                level -= 1
+            elif kind is not None:
+                pending += 1
+            elif not self.with_w and pending:
+                level -= 1
+                pending -= 1
+            yield t, level, pending
+
+    def _redo(self, start: int) -> None:
+        for t, level, pending in list(self._walk(self.at, start)):
+            self.level[t], self.pending[t] = level, pending
+
+    @property
+    def peak(self) -> int:
+        return max(self.level)
+
+    def fits(self, kind: int, old: int, new: int, limit: int) -> bool:
+        if self.with_w:  # only a forward raises the level, on slots new .. old - 1
+            return kind not in (_F0, _F1) or max(self.level[new:old]) + 1 <= limit
+        at = list(self.at)
+        at[old], at[new] = None, kind
+        return all(level <= limit for _, level, _ in self._walk(at, new))
+
+    def move(self, kind: int, old: int, new: int) -> None:
+        self.at[old], self.at[new] = None, kind
+        if not self.with_w:
+            self._redo(new)
+        elif kind in (_F0, _F1, _W):  # held one slot longer (a forward) or shorter (a W)
+            step = 1 if kind != _W else -1
+            for t in range(new, old):
+                self.level[t] += step
+
+
+def _squeeze(slots: list[list[list[int]]], p: int, with_w: bool) -> list[list[list[int]]]:
+    """One greedy round (see :func:`_v_block_orders`); returns the slots of the passes run as
+    soon as possible in the new order, one slot each."""
+    if with_w:
+        slots = [_put_w(x) for x in slots]
+    memory = [_Memory(x) for x in slots]
+    limit = max(x.peak for x in memory)
+    m = len(slots[0][0])
+    taken: list[set[int]] = [set() for _ in range(p)]
+    phase = 0  # 0 warm-up, 1 steady state (left alone), 2 cool-down
+    events = sorted(
+        (t, d, kind, k)
+        for d in range(p)
+        for kind, ts in enumerate(slots[d])
+        for k, t in enumerate(ts)
+    )
+    for t0, d, kind, k in events:
+        mine = slots[d]
+        if phase == 0 and kind == _B0 and d == 0:  # the first micro-batch is through
+            phase = 1
+        if phase == 1 or (phase == 0 and not with_w):
+            if phase == 1 and kind == _F0 and k == m - 1:  # the last micro-batch entered
+                phase = 2
+            taken[d].add(t0)
             continue
-        for stage in (s1, s0):  # an idle slot: a pending weight gradient
-            if pending[stage]:
-                order.append(("W", pending[stage].pop(0), stage))
+        ready = -1  # the latest slot an input of this pass takes
+        if kind in (_F0, _B1) and d > 0:
+            ready = max(ready, slots[d - 1][kind][k])
+        if kind in (_F1, _B0) and d + 1 < p:
+            ready = max(ready, slots[d + 1][kind][k])
+        if _F0 < kind < _W:
+            ready = max(ready, mine[kind - 1][k])
+        if kind == _W:
+            ready = max(ready, sorted(mine[_B1] + mine[_B0])[k])
+        if k > 0:
+            ready = max(ready, mine[kind][k - 1])
+        for t in range(ready + 1, t0):  # the earliest free slot that keeps the memory
+            if t not in taken[d] and memory[d].fits(kind, t0, t, limit):
+                memory[d].move(kind, t0, t)
+                mine[kind][k] = t
                 break
-    for stage in (s1, s0):
-        order += [("W", k, stage) for k in pending[stage]]
-    return order
+        taken[d].add(mine[kind][k])
+    if not with_w:
+        slots = [_put_w(x) for x in slots]
+    return _asap(slots, p)
+
+
+def _asap(slots: list[list[list[int]]], p: int) -> list[list[list[int]]]:
+    """Each device's passes in slot order, each as soon as its inputs allow, one slot each."""
+    done: dict[tuple[int, int, int], int] = {}
+    free = [0] * p
+    out = [[[0] * len(ts) for ts in x] for x in slots]
+    events = sorted(
+        (t, d, kind, k)
+        for d in range(p)
+        for kind, ts in enumerate(slots[d])
+        for k, t in enumerate(ts)
+    )
+    for _, d, kind, k in events:
+        t = free[d]
+        if kind in (_F0, _B1) and d > 0:
+            t = max(t, done[d - 1, kind, k])
+        if kind in (_F1, _B0) and d + 1 < p:
+            t = max(t, done[d + 1, kind, k])
+        if _F0 < kind < _W:
+            t = max(t, done[d, kind - 1, k])
+        if k > 0:
+            t = max(t, done[d, kind, k - 1])
+        out[d][kind][k] = t
+        done[d, kind, k] = free[d] = t + 1
+    return out
 
 
 def zb_h1(p: int, m: int) -> dict[int, list[Key]]:
