@@ -299,7 +299,13 @@ class PipelineGraph:
 
     def order_from_keys(self, keys: Mapping[int, list]) -> dict[str, list[int]]:
         """``{device: [(kind, micro, stage), ...]}`` -> the core's ``{stream: [op index]}``."""
-        return {device_name(d): [self.op(*k) for k in ks] for d, ks in keys.items()}
+        index = self.index
+        return {
+            device_name(d): [
+                index[k] if type(k) is tuple and k in index else self.op(*k) for k in ks
+            ]
+            for d, ks in keys.items()
+        }
 
 
 def _check_shape(p, m, v) -> tuple[int, int, int]:
@@ -766,20 +772,33 @@ class PipelineRun:
         """Where the micro-batches alive on device ``d`` change (index 0 = ``first``), in
         units of ``1/v``: each forward adds its batch at its start and takes it away after its
         backward (``until="B"``) or ``W`` pass ends."""
+        return self._changes[d][0 if until == "B" or not self.pg.split else 1]
+
+    @cached_property
+    def _changes(self) -> list[tuple[dict[int, int], dict[int, int]]]:
+        """Per device, :meth:`_alive_changes` until the B pass and until the W pass, in one
+        pass over the device's forwards."""
         t0 = self.first
         index, ops, start, finish = self.pg.index, self.ops, self.schedule.start, self._finish
-        end_kind = "W" if until != "B" and self.pg.split else "B"
-        delta: dict[int, int] = {}
-        for i in self.order[device_name(d)]:
-            op = ops[i]
-            if op.kind != "F":
-                continue
-            j = index[end_kind, op.micro, op.stage]
-            if start[i] <= finish[j]:
-                a, b = start[i] - t0, finish[j] + 1 - t0
-                delta[a] = delta.get(a, 0) + op.batch
-                delta[b] = delta.get(b, 0) - op.batch
-        return delta
+        split = self.pg.split
+        out = []
+        for d in range(self.p):
+            until_b: dict[int, int] = {}
+            until_w: dict[int, int] = {}
+            for i in self.order[device_name(d)]:
+                op = ops[i]
+                if op.kind != "F":
+                    continue
+                ends = [(until_b, finish[index["B", op.micro, op.stage]])]
+                if split:
+                    ends.append((until_w, finish[index["W", op.micro, op.stage]]))
+                for delta, end in ends:
+                    if start[i] <= end:
+                        a, b = start[i] - t0, end + 1 - t0
+                        delta[a] = delta.get(a, 0) + op.batch
+                        delta[b] = delta.get(b, 0) - op.batch
+            out.append((until_b, until_w))
+        return out
 
     def _alive(self, d: int, until: str) -> list[Fraction]:
         """Per time unit (index 0 = ``first``), the micro-batches alive on device ``d``."""

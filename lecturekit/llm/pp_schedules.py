@@ -65,6 +65,9 @@ differs is when weights are updated, see :func:`lecturekit.llm.pipeline_parallel
 
 from __future__ import annotations
 
+from heapq import merge
+from itertools import islice
+
 Key = tuple[str, int, int]  # (kind, micro, stage)
 
 
@@ -517,7 +520,7 @@ def _squeeze(slots: list[list[list[int]]], p: int, with_w: bool) -> list[list[li
         if _F0 < kind < _W:
             ready = max(ready, mine[kind - 1][k])
         if kind == _W:
-            ready = max(ready, sorted(mine[_B1] + mine[_B0])[k])
+            ready = max(ready, next(islice(merge(mine[_B1], mine[_B0]), k, None)))
         if k > 0:
             ready = max(ready, mine[kind][k - 1])
         for t in range(ready + 1, t0):  # the earliest free slot that keeps the memory
