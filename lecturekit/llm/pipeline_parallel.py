@@ -1390,6 +1390,8 @@ def closed_form(
       for dualpipev) and ``F`` a stage's forward; this is DeepSeek's bubble
       ``(P/2 - 1)(F&B + B - 3W)`` with ``F&B = F + B`` (a paired forward and full backward
       ``B`` run one after the other) and ``F = W``, ``B = 2W``
+    - v-half, v-min: none (Qi et al. 2024 give their bubble only approximately, ``~p/2m`` and
+      ``~2p/3m``; their peak memory is exact, see :mod:`lecturekit.llm.pp_schedules`)
     """
     name = resolve_schedule(name)
     t = timing or Timing()
