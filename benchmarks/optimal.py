@@ -19,7 +19,7 @@ bug. The model is a cross-check only; the engine stays the hand-written search.
 
 Usage::
 
-    python benchmarks/optimal.py [--blocks 10] [--engine optsched|classic|both]
+    python benchmarks/optimal.py [--blocks 20] [--engine optsched|classic|both]
                                  [--machines lecture dual] [--cross-check 20]
     python benchmarks/optimal.py --sizes 20 30 --registers 16 --time-limit 5   # one custom table
 
@@ -141,7 +141,7 @@ def table(regs, sizes, time_limit, args, engines) -> None:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--blocks", type=int, default=10, help="random blocks per row")
+    parser.add_argument("--blocks", type=int, default=20, help="random blocks per row")
     parser.add_argument(
         "--engine", choices=("classic", "optsched", "both"), default="optsched", help="engine"
     )

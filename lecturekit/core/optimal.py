@@ -77,6 +77,7 @@ from .bounds import (
     jackson_bound,
     lower_bound,
     one_iteration,
+    relaxed_bounds,
     strong_lower_bound,
 )
 from .evaluate import evaluate
@@ -176,6 +177,12 @@ class _Search:
             for u in g.units
         )
         self.est = [0] * n
+        #: the resources whose relaxed bounds a node checks, the one of largest root bound first
+        self.resources = [] if self.width is None or self.issue_implied else [ISSUE]
+        self.resources += list(g.units)
+        if strong:
+            root = relaxed_bounds(g, self.head, self.q)
+            self.resources.sort(key=lambda r: -root.get("issue" if r == ISSUE else r, 0))
         self.full = (1 << n) - 1
         self.uniform = uniform_reservations(g)
         self.prune = prune
@@ -312,12 +319,27 @@ class _Search:
             todo.append(j)
         if bound >= best:
             return bound
-        if self.width is not None and not self.issue_implied:
-            v = jackson_bound([(est[j], q[j]) for j in todo], self.width, self.issued, stop=best)
+        pieces: dict[str, list[tuple[int, int]]] = {}
+        for j in todo:
+            e, qj = est[j], q[j]
+            for unit, delta in self.cycles_of[j]:
+                lst = pieces.get(unit)
+                if lst is None:
+                    lst = pieces[unit] = []
+                lst.append((e + delta, qj - delta))
+        for res in self.resources:  # the bottleneck first: a prune costs one of them
+            if res == ISSUE:
+                jobs, capacity, busy = [(est[j], q[j]) for j in todo], self.width, self.issued
+            elif res in pieces:
+                jobs, capacity, busy = pieces[res], self.g.units[res], self.usage[res]
+            else:
+                continue
+            v = jackson_bound(jobs, capacity, busy, stop=best)
             if v is not None and v > bound:
                 bound = v
                 if bound >= best:
                     return bound
+        return bound
         pieces: dict[str, list[tuple[int, int]]] = {}
         for j in todo:
             e, qj = est[j], q[j]
@@ -481,8 +503,12 @@ def optimal_search(
       bounds of the whole block released at the heads with those tails, so many blocks are
       proven the moment a first schedule meets it;
     * **a cheap first incumbent**: greedy descents of the search itself (the ready operation that
-      issues first, ties by tail, then by height) instead of the traced list schedules, which
-      cost more than the whole search on a 100-instruction block;
+      issues first, ties by tail, by height, by tail then head, or by descendants) instead of the
+      traced list schedules, which cost more than the whole search on a 100-instruction block;
+    * **symmetry and cheaper nodes**: two operations that could issue in the same cycle in either
+      order are tried in one order only; the history table is consulted before the bounds, the
+      bottleneck resource's bound is computed first, and operands' arrival cycles are kept up
+      to date incrementally;
     * **a larger history table** (64 prefixes per set of placed operations, a million in all).
 
     Same optimum, same verification; the heads and tails are computed for blocks of up to
@@ -545,9 +571,20 @@ def optimal_search(
             if search.best > search.root_bound:
                 search.timed_out = True
         if search.strong and not long_block:
-            # greedy descents of the search itself, by tail, then by height: list schedules at
-            # a fraction of the cost of list_schedule() (no trace), and the search's own tails
-            for key in (search.q, heights(g)):
+            # greedy descents of the search itself: list schedules at a fraction of the cost
+            # of list_schedule() (no trace), by the search's own tails, by height, by tail then
+            # head (a later head first: what is released late is also urgent), by descendants
+            desc = [0] * n  # bitset of each operation's descendants
+            for i in reversed(search.topo):
+                for d, _lat in search.succs[i]:
+                    desc[i] |= desc[d] | (1 << d)
+            keys = (
+                search.q,
+                heights(g),
+                [q * 4096 + h for q, h in zip(search.q, search.head, strict=True)],
+                [bin(m).count("1") for m in desc],
+            )
+            for key in keys:
                 if search.best is not None and (
                     search.best <= search.root_bound or search.out_of_time()
                 ):
