@@ -142,8 +142,9 @@ def looks_like_riscv(source: str) -> bool:
 
     RISC-V when nothing is three-address (no ``=``, ``if``, ``goto``) and something is RISC-V
     only: a directive (``.text``), an opcode MIPS does not have (``ld``, ``addiw``, ``fadd.d``,
-    ``mv``, ``ret``, ...) or a register ``x5``/``f3``/``fa0``. (``$t0`` alone is MIPS; in RISC-V
-    text ``$v``/``%v`` is a virtual register.)
+    ``mv``, ``ret``, ...), a register ``x5``/``f3``/``fa0`` or a ``%`` operand (a virtual
+    register ``%v``, as generated code renames registers, or ``%hi``/``%lo``). (``$t0`` alone
+    is MIPS; in RISC-V text ``$v``/``%v`` is a virtual register.)
     """
     mips = _mips_opcodes()
     evidence = False
@@ -164,8 +165,8 @@ def looks_like_riscv(source: str) -> bool:
             evidence = True
         elif word in RISCV_OPCODES and word not in mips:
             evidence = True
-        elif _RV_ONLY_REG.search(body[m.end() :]):
-            evidence = True
+        elif _RV_ONLY_REG.search(body[m.end() :]) or "%" in body[m.end() :]:
+            evidence = True  # (a %-register or %hi/%lo: RISC-V only)
     return evidence
 
 

@@ -290,3 +290,35 @@ def test_cli_move_induction(tmp_path, capsys):
     assert "note: induction-variable motion: addi $s1, $s1, -8 moved above 1 access" in (
         capsys.readouterr().out
     )
+
+
+RV_LOOP = """loop: lw   x5, 0(x11)
+      add  x5, x5, x12
+      sw   x5, 0(x11)
+      addi x11, x11, 4
+      bne  x11, x13, loop
+"""  # x5 = t0, x11..x13 = a1..a3: RISC-V only (MIPS has no x registers)
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_riscv_loops_keep_riscv_register_names(k):
+    """Issue 17: the generated trip-count code, merged updates and copies of a RISC-V loop use
+    RISC-V names (a1, and %trip for a fresh register), not MIPS's $a1; the code still runs."""
+    import re
+
+    from lecturekit.loops.modulo import modulo_schedule
+
+    u = unroll(RV_LOOP, k, "lecture")
+    r = modulo_schedule(RV_LOOP, "dual")
+    for text in (u.code, "\n".join(u.lines), "\n".join(u.body), r.code, "\n".join(r.kernel)):
+        assert "$" not in text
+    if k > 1:
+        assert f"addi a1, a1, {4 * k}" in [" ".join(x.split()) for x in u.lines]
+        assert re.search(r"%trip\b", u.code) and re.search(r"%kiters\b", u.code)
+    for n in (1, 2, 5, 7):
+        regs = {"a1": 0x1000, "a2": 3, "a3": 0x1000 + 4 * n}
+        mem = {0x1000 + 4 * j: j - 2 for j in range(n)}
+        assert compare(RV_LOOP, u.code, regs, mem) == [], (k, n, u.code)
+        assert compare(RV_LOOP, r.code, regs, mem) == [], (n, r.code)
+    # a MIPS loop keeps its $ names
+    assert "$s1" in unroll(SAXPY, 2, "lecture").code

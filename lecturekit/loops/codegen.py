@@ -44,6 +44,7 @@ registers and memory the original loop leaves (:func:`lecturekit.loops.interp.sa
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 from ..isa import ZERO_REGISTERS, Instruction, format_instruction, parse
@@ -105,6 +106,24 @@ def render(ins: Instruction, dests, srcs, base, target=None) -> str:
         opcode, rest = text.split(" ", 1)
         text = f"{opcode:<5} {rest}"
     return text
+
+
+_DOLLAR = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def isa_lines(lines: list[str], loop: Loop) -> list[str]:
+    """Generated lines in the loop's own register naming: the trip-count code, merged updates
+    and copies are written with MIPS ``$`` names; in a RISC-V loop a RISC-V register is written
+    bare (``a0``) and any other name (a fresh one: ``trip``, ``t0_1``) as a virtual register
+    (``%trip``), as :func:`lecturekit.riscv.format_riscv` writes renamed registers."""
+    if not any(ins.notation == "riscv" for ins in loop.program):
+        return list(lines)
+    from ..riscv import REGISTERS
+
+    def name(m: re.Match) -> str:
+        return m[1] if m[1] in REGISTERS else f"%{m[1]}"
+
+    return [_DOLLAR.sub(name, line) for line in lines]
 
 
 def source_lines(instructions) -> list[str]:
@@ -298,9 +317,9 @@ def pipeline_code(result) -> None:
         ]
     result.lifetimes = lives
     result.unroll = u
-    result.prologue = prologue
-    result.kernel = kernel
-    result.epilogue = epilogue
+    result.prologue = isa_lines(prologue, loop)
+    result.kernel = isa_lines(kernel, loop)
+    result.epilogue = isa_lines(epilogue, loop)
     kernel_prog = parse("\n".join(kernel))
     result.registers = len({r for ins in kernel_prog for r in (*ins.reads(), *ins.writes())})
     if trip is None:
@@ -373,10 +392,19 @@ def pipeline_code(result) -> None:
     code.append(f"    {render(body[-1], body[-1].dests, body[-1].srcs, None, l_orig)}")
     code.append(f"{l_exit}:")
     code += source_lines(loop.post)
+    code = isa_lines(code, loop)
     text = "\n".join(code) + "\n"
     program = parse(text)  # generated code must always parse
     result.code = text
     result.code_size = len(program) - len(loop.pre) - len(loop.post)
 
 
-__all__ = ["Lifetime", "Names", "lifetimes", "pipeline_code", "render", "source_lines"]
+__all__ = [
+    "Lifetime",
+    "Names",
+    "isa_lines",
+    "lifetimes",
+    "pipeline_code",
+    "render",
+    "source_lines",
+]

@@ -48,7 +48,7 @@ from ..core.graph import Graph
 from ..core.schedule import Schedule
 from ..errors import LectureKitError
 from ..isa import ZERO_REGISTERS, parse
-from .codegen import Names, program_registers, render, source_lines
+from .codegen import Names, isa_lines, program_registers, render, source_lines
 from .model import Loop, LoopError, analyze_loop, expand
 
 #: unrolled bodies up to this many instructions are also scheduled exhaustively ("auto")
@@ -441,13 +441,14 @@ def unroll(
         loop_code += lines
     code += loop_code
     code += source_lines(loop.post)
+    code, lines = isa_lines(code, loop), isa_lines(lines, loop)  # RISC-V: no MIPS "$" names
     text_code = "\n".join(code) + "\n"
     size = len(parse(text_code)) - len(loop.pre) - len(loop.post)  # generated code must parse
     notes = list(loop.notes) + [m.describe() for m in motion]
     return Unrolled(
         original=loop,
         k=k,
-        body=body + [br_line],
+        body=isa_lines(body + [br_line], loop),
         lines=lines,
         loop=final,
         schedule=sched,
