@@ -249,8 +249,8 @@ def _each_unit_one_stream(graph: Graph, streams: dict[str, list[int]]) -> bool:
     owner: dict[str, str] = {}
     ops, units = graph.ops, graph.units
     for s, order in streams.items():
-        for i in order:
-            res = ops[i].reservations
+        # operations often share one reservation tuple: check each distinct one once
+        for res in {id(ops[i].reservations): ops[i].reservations for i in order}.values():
             if len(res) != 1:
                 return False
             (r,) = res
@@ -289,10 +289,12 @@ def _place_by_dependences(graph, streams, preds):
         waiting[e.dst] += 1
     ops = graph.ops
     unit_of = [op.reservations[0].unit for op in ops]
+    cycles_of = [op.reservations[0].cycles for op in ops]
     free_from = dict.fromkeys(graph.units, graph.earliest)  # first cycle the unit is free
     last_start = [graph.earliest] * len(names)
     start: dict[int, int] = {}
     waits: dict[int, Wait] = {}
+    not_delayed = Wait("start")
     ready = [order[0] for order in streams.values() if order and not waiting[order[0]]]
     while ready:
         i = ready.pop()
@@ -309,16 +311,14 @@ def _place_by_dependences(graph, streams, preds):
             if wait is None:
                 wait = unit
         if t == base:
-            waits[i] = Wait("start")
-        elif wait is None:  # pragma: no cover - a later start has a reason
-            waits[i] = Wait("start", t - base)
-        elif isinstance(wait, str):
+            waits[i] = not_delayed
+        elif isinstance(wait, str):  # t > base: a dependence or the unit held it back
             waits[i] = Wait("unit", t - base, wait)
         else:
             waits[i] = Wait(wait.kind, t - base, wait.on, wait.src)
         start[i] = t
         last_start[k] = t
-        free_from[unit] = t + ops[i].reservations[0].cycles
+        free_from[unit] = t + cycles_of[i]
         for j in succs[i]:
             waiting[j] -= 1
             if not waiting[j]:

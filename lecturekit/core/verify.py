@@ -61,15 +61,13 @@ def violations(graph: Graph, start: list[int] | Schedule, ii: int | None = None)
                     f"{where} {t}: {count} operations start ({who}) but the issue width is "
                     f"{graph.issue_width}"
                 )
-    use: Counter = Counter()
-    for i, op in enumerate(graph.ops):
-        for r in op.reservations:
-            first = start[i] + r.offset
-            if ii:
-                for c in range(first, first + r.cycles):
-                    use[(r.unit, c % ii)] += 1
-            else:
-                use.update((r.unit, c) for c in range(first, first + r.cycles))
+    busy = (  # (unit, cycle) for every cycle every operation holds a unit
+        (r.unit, c)
+        for i, op in enumerate(graph.ops)
+        for r in op.reservations
+        for c in range(start[i] + r.offset, start[i] + r.offset + r.cycles)
+    )
+    use = Counter(((u, c % ii) for u, c in busy) if ii else busy)
     over = sorted(key for key, count in use.items() if count > graph.units[key[0]])
     if over:  # name the operations only where a unit is over its capacity
         users: dict = {key: [] for key in over}
