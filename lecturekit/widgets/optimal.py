@@ -5,7 +5,9 @@ steps through its trace: each step is a moment of the search (the start, every n
 progress every so many nodes, the end) showing the incumbent (the best schedule found so far)
 against the lower bound and the nodes explored, with the incumbent's schedule as a table.
 Switches turn the bounds, the history domination and the list-schedule start on and off, to
-see how many nodes each saves. The widget draws the recorded trace and re-implements nothing.
+see how many nodes each saves, and a menu picks the search engine (:func:`engines`: chapter 05's
+classic branch and bound, or the OptSched-style one with stronger bounds). The widget draws the
+recorded trace and re-implements nothing.
 """
 
 from __future__ import annotations
@@ -18,6 +20,19 @@ from ..errors import LectureKitError
 MAX_INSTRUCTIONS = 40
 #: About how many progress steps a trace is thinned to.
 PROGRESS_STEPS = 40
+#: How the engine menu names the engines it knows (others are shown by their name).
+ENGINE_LABELS = {
+    "classic": "classic (chapter 05)",
+    "optsched": "OptSched-style (stronger bounds)",
+}
+
+
+def engines() -> tuple[str, ...]:
+    """The engines :func:`lecturekit.core.optimal.optimal_search` accepts (its ``ENGINES`` when it
+    lists them; ``classic`` and ``optsched`` otherwise)."""
+    from ..core import optimal
+
+    return tuple(getattr(optimal, "ENGINES", ("classic", "optsched")))
 
 
 def event_caption(event) -> str:
@@ -54,12 +69,21 @@ class OptimalSearchViewer:
 
     Attributes: ``widget`` (the VBox), ``stepper`` (:class:`~.common.Stepper` over the trace),
     ``use_bounds``, ``use_dominance``, ``use_initial`` (Checkboxes), ``child_order``
-    (Dropdown: earliest placement first or program order), ``summary`` (HTML),
+    (Dropdown: earliest placement first or program order), ``engine`` (Dropdown: the search
+    engines, :func:`engines`), ``summary`` (HTML),
     ``incumbent_html`` (HTML: the incumbent's schedule), ``error`` (HTML). After a run,
     ``schedule`` and ``events`` hold the result and the trace (``None`` after bad input).
     """
 
-    def __init__(self, program, machine="lecture", *, time_limit: float = 5.0, title=None):
+    def __init__(
+        self,
+        program,
+        machine="lecture",
+        *,
+        time_limit: float = 5.0,
+        title=None,
+        engine: str = "classic",
+    ):
         import ipywidgets as w
 
         from .common import Stepper, error_html, safe
@@ -80,19 +104,38 @@ class OptimalSearchViewer:
             description="try children",
             layout=w.Layout(width="300px"),
         )
+        names = engines()
+        self.engine = w.Dropdown(
+            options=[(ENGINE_LABELS.get(e, e), e) for e in names],
+            value=engine if engine in names else names[0],
+            description="engine",
+            layout=w.Layout(width="330px"),
+        )
         self.stepper = Stepper(
             1, self._render, title=title or "Branch and bound", step_name="event", interval=700
         )
         self.error = self.stepper.error
         try:
+            if engine not in names:
+                raise LectureKitError(f"engine is one of {', '.join(names)}; got {engine!r}")
             self._analyze(program, machine)
             self._run()
         except LectureKitError as exc:
             self.error.value = error_html(exc)
-        for control in (self.use_bounds, self.use_dominance, self.use_initial, self.child_order):
+        controls = (
+            self.use_bounds,
+            self.use_dominance,
+            self.use_initial,
+            self.child_order,
+            self.engine,
+        )
+        for control in controls:
             control.observe(safe(self._on_switch, self.error), names="value")
-        switches = w.HBox([self.use_bounds, self.use_dominance, self.use_initial, self.child_order])
-        self.widget = w.VBox([switches, self.summary, self.stepper.widget, self.incumbent_html])
+        switches = w.HBox([self.use_bounds, self.use_dominance, self.use_initial])
+        menus = w.HBox([self.child_order, self.engine])
+        self.widget = w.VBox(
+            [switches, menus, self.summary, self.stepper.widget, self.incumbent_html]
+        )
 
     def _analyze(self, program, machine) -> None:
         from ..deps import DependenceGraph, analyze
@@ -119,13 +162,14 @@ class OptimalSearchViewer:
             dominance=self.use_dominance.value,
             initial=self.use_initial.value,
             child_order=self.child_order.value,
+            engine=self.engine.value,
         )
         info = self.schedule.info
         proven = "proven optimal" if info["proven_optimal"] else "not proven (time limit)"
         self.summary.value = (
             f"<b>{self.schedule.length} cycles</b>, {proven}; lower bound {info['lower_bound']}; "
             f"<b>{info['nodes']} nodes</b> explored (cut off: {info['pruned_bound']} by bounds, "
-            f"{info['pruned_dominance']} by domination)"
+            f"{info['pruned_dominance']} by domination; engine {self.engine.value})"
         )
         self.stepper.reset(len(self.events), 0)
 
@@ -162,19 +206,29 @@ class OptimalSearchViewer:
 
 
 def optimal_search_viewer(
-    program_or_text, machine="lecture", *, time_limit: float = 5.0, title=None
+    program_or_text,
+    machine="lecture",
+    *,
+    time_limit: float = 5.0,
+    title=None,
+    engine: str = "classic",
 ) -> OptimalSearchViewer:
     """A widget stepping through the branch-and-bound search for the optimal schedule of
-    ``program_or_text`` (text, a parsed Program or a DependenceGraph) on ``machine``.
+    ``program_or_text`` (text, a parsed Program or a DependenceGraph) on ``machine``, with the
+    search ``engine`` first selected in its menu (:func:`engines`).
 
     Bad input is shown in the widget's error area, never raised.
     """
-    return OptimalSearchViewer(program_or_text, machine, time_limit=time_limit, title=title)
+    return OptimalSearchViewer(
+        program_or_text, machine, time_limit=time_limit, title=title, engine=engine
+    )
 
 
 __all__ = [
+    "ENGINE_LABELS",
     "MAX_INSTRUCTIONS",
     "OptimalSearchViewer",
+    "engines",
     "event_caption",
     "optimal_search_viewer",
     "thin_trace",
