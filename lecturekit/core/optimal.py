@@ -62,6 +62,7 @@ every new incumbent, progress every ``trace_every`` nodes, done), for the widget
 
 from __future__ import annotations
 
+import random
 import sys
 import time
 from dataclasses import dataclass, field
@@ -91,6 +92,8 @@ MAX_DEPTH = 3000
 LIST_IN_SEARCH_MAX = 1000
 #: engine="optsched" computes resource-constrained heads and tails (quadratic) up to this size
 STRONG_BOUNDS_MAX = 400
+#: engine="optsched": greedy descents with random tie-breaking tried for the first incumbent
+RANDOM_DIVES = 8
 
 
 @dataclass
@@ -503,8 +506,9 @@ def optimal_search(
       bounds of the whole block released at the heads with those tails, so many blocks are
       proven the moment a first schedule meets it;
     * **a cheap first incumbent**: greedy descents of the search itself (the ready operation that
-      issues first, ties by tail, by height, by tail then head, or by descendants) instead of the
-      traced list schedules, which cost more than the whole search on a 100-instruction block;
+      issues first, ties by tail, by height, by tail then head, or by descendants, then a few by
+      tail with ties broken at random, seeded) instead of the traced list schedules, which cost
+      more than the whole search on a 100-instruction block;
     * **symmetry and cheaper nodes**: two operations that could issue in the same cycle in either
       order are tried in one order only; the history table is consulted before the bounds, the
       bottleneck resource's bound is computed first, and operands' arrival cycles are kept up
@@ -584,9 +588,17 @@ def optimal_search(
                 [q * 4096 + h for q, h in zip(search.q, search.head, strict=True)],
                 [bin(m).count("1") for m in desc],
             )
-            for key in keys:
+            # then ties among equal tails broken at random (seeded: the same every run), while
+            # they take under a tenth of the time limit
+            rng = random.Random(n)
+            spread = [[q * 64 + rng.randrange(64) for q in search.q] for _ in range(RANDOM_DIVES)]
+            for k, key in enumerate((*keys, *spread)):
                 if search.best is not None and (
-                    search.best <= search.root_bound or search.out_of_time()
+                    search.best <= search.root_bound
+                    or search.out_of_time()
+                    or k >= len(keys)
+                    and time_limit is not None
+                    and time.perf_counter() - t0 > time_limit / 10
                 ):
                     break
                 length, order = search.dive(key)
