@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import csv
 import shutil
-import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -85,13 +84,7 @@ def assign_one(master: Path, exercises: Path, build: Path) -> Path:
     out = build / master.stem
     if out.exists():
         shutil.rmtree(out)
-    result = subprocess.run(
-        [sys.executable, "-m", "otter", "assign", str(master), str(out)],
-        capture_output=True,
-        text=True,
-    )
-    if result.returncode != 0:
-        raise LectureKitError(f"otter assign failed on {master}:\n{result.stdout}{result.stderr}")
+    _otter_assign(master, out)
     student = nbformat.read(str(out / "student" / master.name), as_version=4)
     source = nbformat.read(str(master), as_version=4)
     assignment = student.metadata.get("otter", {}).get("assignment_name") or master.stem
@@ -107,6 +100,29 @@ def assign_one(master: Path, exercises: Path, build: Path) -> Path:
     target = exercises / master.name
     nbformat.write(student, str(target))
     return target
+
+
+def _otter_assign(master: Path, out: Path) -> None:
+    """``otter assign master out``, in this process: importing otter costs seconds (nbformat's
+    schema checks), assigning a notebook a fraction of one, and ``lecturekit assign`` or a
+    grading run assigns many. Its output is kept for the error message only."""
+    import contextlib
+    import io
+    import os
+
+    from otter.assign import main as assign
+
+    said = io.StringIO()
+    here = os.getcwd()
+    try:
+        with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
+            assign(str(master), str(out))
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - otter raises many kinds
+        raise LectureKitError(
+            f"otter assign failed on {master}:\n{said.getvalue()}{type(exc).__name__}: {exc}"
+        ) from exc
+    finally:
+        os.chdir(here)
 
 
 def stable_cell_ids(nb, master_ids: list[str | None]) -> None:

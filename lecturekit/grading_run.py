@@ -615,14 +615,27 @@ class Job:
 
 
 def _code_cells(path: Path) -> list[tuple[int, str]]:
-    import nbformat
+    """The submission's code cells (1-based numbers). Read as JSON: importing nbformat pulls in
+    jsonschema's format checkers, seconds per driver process; a notebook not in format 4 goes
+    through nbformat's conversion."""
+    with path.open(encoding="utf-8") as fh:
+        nb = json.load(fh)
+    if not isinstance(nb, dict) or nb.get("nbformat") != 4:
+        import nbformat
 
-    nb = nbformat.read(str(path), as_version=4)
-    return [
-        (number, str(c.source))
-        for number, c in enumerate(nb.cells, start=1)
-        if c.cell_type == "code" and not _skipped(c.source)
-    ]
+        nb = nbformat.read(str(path), as_version=4)
+    cells = nb.get("cells")
+    if not isinstance(cells, list):
+        raise ValueError("no list of cells")
+    out = []
+    for number, c in enumerate(cells, start=1):
+        if not isinstance(c, dict) or c.get("cell_type") != "code":
+            continue
+        source = c.get("source", "")
+        source = "".join(source) if isinstance(source, list) else str(source)
+        if not _skipped(source):
+            out.append((number, source))
+    return out
 
 
 def drive(plan: dict, submission: Path, job_dir: Path, packages: dict, bwrap: str) -> dict:

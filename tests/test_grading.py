@@ -10,6 +10,10 @@ tests below assert on that one run. ``otter assign`` also runs once per set: the
 it makes is compared with exercises/, and the autograder notebook it leaves in the build folder
 is the one the grading run uses. A set is graded only when a selected test asks for it, so
 ``-k 04_list_scheduling`` grades only chapter 04.
+
+The same run grades a hostile submission (issue 14): for every code question, a function that
+answers by calling the library function the question forbids; it must score 0 on each one and
+be told which function it may not use.
 """
 
 import csv
@@ -19,8 +23,10 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from grading_support import exercise_with, wrapper_for
 
 from lecturekit.grading import assign_one, autograder_notebook, grade_folder, questions
+from lecturekit.grading_run import make_plan
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
@@ -56,6 +62,13 @@ def planted_for(master):
     return found
 
 
+def code_questions(master: Path, build: Path) -> list[dict]:
+    """The questions of ``master`` answered by a function or value the student writes in code,
+    each with its ``forbidden`` library functions (from the grading plan)."""
+    plan = make_plan(master, autograder_notebook(str(master), ROOT / "solutions", build))
+    return [q for q in plan["questions"] if q["functions"]]
+
+
 @pytest.fixture(scope="session")
 def graded(build, assigned, tmp_path_factory):
     """``graded(master)``: one grading run of the set (solution, untouched exercise, planted
@@ -74,6 +87,15 @@ def graded(build, assigned, tmp_path_factory):
                 shutil.copy(exercise, submissions / f"{master.stem}-Copy1.ipynb")
             for name in planted_for(master):
                 shutil.copy(PLANTED / name, submissions / f"planted-{name}")
+            code = [q for q in code_questions(master, build) if q["forbidden"]]
+            if code and exercise.exists():
+                answers = {
+                    q["functions"][0]: wrapper_for(q["functions"][0], q["forbidden"][0])
+                    for q in code
+                }
+                nbformat.write(
+                    exercise_with(master, answers, []), str(submissions / "wrapper.ipynb")
+                )
             out = folder / "grades.csv"
             grades = grade_folder(
                 str(master), [submissions], out, solutions=ROOT / "solutions", build=build, jobs=2
@@ -127,6 +149,23 @@ def test_exercises_are_what_otter_assign_makes_today(master, assigned):
         assert marker not in committed.read_text()
     first = nbformat.read(str(committed), as_version=4).cells[0].source
     assert "Grader(" in first and "otter.Notebook(" not in first
+
+
+@pytest.mark.parametrize("master", SOLUTIONS, ids=lambda p: p.stem)
+def test_wrapping_the_library_scores_zero_on_every_code_question(master, build, graded):
+    code = code_questions(master, build)
+    if not code:
+        pytest.skip("no code questions")
+    for q in code:
+        assert q["forbidden"], (
+            f"{master.stem} {q['name']}: name the library functions that answer it"
+        )
+    # (that the solution still scores 100% with these lists is test_solution_scores_full_marks)
+    wrapped = graded(master)["grades"]["wrapper.ipynb"]
+    for q in code:
+        assert wrapped.scores[q["name"]] == 0, (q["name"], wrapped.notes)
+        said = [n for n in wrapped.notes if n.startswith(f"{q['name']}: ") and "may not use" in n]
+        assert said, (q["name"], wrapped.notes)
 
 
 def test_no_exercise_without_its_solution():

@@ -1,10 +1,11 @@
 """Grading you can trust (issue 14): every attack a hostile submission tried scores exactly what it
-deserves, a correct submission graded beside it (``--jobs 2``) keeps full marks, the instructor's
-files are byte-identical afterwards, and for every code question of every problem set a submission
-that wraps the library function answering it scores 0 on that question.
+deserves, a correct submission graded beside it (``--jobs 2``) keeps full marks, and the
+instructor's files are byte-identical afterwards.
 
 The attack submissions are generated here from the committed exercise notebook (bounded: the
-runaway cells meet short timeouts) and graded in as few ``grade_folder`` runs as possible.
+runaway cells meet short timeouts) and graded in one ``grade_folder`` run. That a submission
+wrapping the library function which answers a code question scores 0 on it, for every code
+question of every set, is checked in each set's one grading run (tests/test_grading.py).
 """
 
 from __future__ import annotations
@@ -16,13 +17,13 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from grading_support import exercise_with
 
 from lecturekit.grading import autograder_notebook, grade_folder, questions
-from lecturekit.grading_run import decode, encode, make_plan
+from lecturekit.grading_run import decode, encode
 from lecturekit.sandbox import package_copy
 
 ROOT = Path(__file__).resolve().parents[1]
-SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
 PS04 = ROOT / "solutions" / "04_list_scheduling.ipynb"
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap not installed")
@@ -42,29 +43,6 @@ def fingerprint(*places: Path) -> dict[str, str]:
 
 def points(master):
     return {q.name: q.points for q in questions(master) if not q.manual}
-
-
-def exercise_with(master: Path, answers: dict[str, str], extra: list[tuple[str, str]]) -> object:
-    """The committed exercise with some answer cells replaced (``name -> source`` for the cell
-    that assigns/defines ``name``) and extra cells inserted after the cell defining a name
-    (``("", src)``: right after the first cell)."""
-    nb = nbformat.read(str(ROOT / "exercises" / master.name), as_version=4)
-    for cell in nb.cells:
-        if cell.cell_type != "code":
-            continue
-        for name, source in answers.items():
-            if cell.source.startswith((f"{name} =", f"def {name}(")):
-                cell.source = source
-    for after, source in extra:
-        at = 1
-        if after:
-            at = 1 + next(
-                i
-                for i, c in enumerate(nb.cells)
-                if c.cell_type == "code" and c.source.startswith((f"{after} =", f"def {after}("))
-            )
-        nb.cells.insert(at, nbformat.v4.new_code_cell(source))
-    return nb
 
 
 def grade(master, folder, build, tmp_path, **kw):
@@ -328,54 +306,6 @@ def test_attacks_score_what_they_deserve_and_touch_nothing(build, tmp_path):
     wraps = grades["j_wraps_the_library.ipynb"].notes
     assert any("q2 may not use lecturekit.core.bounds.heights" in n for n in wraps), wraps
     assert any("q5 may not use lecturekit.core.list_sched._descendant_counts" in n for n in wraps)
-
-
-# -- every code question of every set: the library's answer cannot be wrapped ------------------
-def wrapper_for(name: str, forbidden: str) -> str:
-    """A function ``name`` that answers by calling the library function ``forbidden``."""
-    return (
-        f"def {name}(*args, **kwargs):\n"
-        "    import importlib, inspect\n"
-        f"    parts = {forbidden!r}.split('.')\n"
-        "    for cut in range(len(parts) - 1, 0, -1):\n"
-        "        try:\n"
-        "            obj = importlib.import_module('.'.join(parts[:cut]))\n"
-        "        except ImportError:\n"
-        "            continue\n"
-        "        for attr in parts[cut:]:\n"
-        "            get = inspect.getattr_static if isinstance(obj, type) else getattr\n"
-        "            obj = get(obj, attr)\n"
-        "        break\n"
-        "    fn = obj.fget if isinstance(obj, property) else getattr(obj, '__func__', obj)\n"
-        "    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)\n"
-        "    need = [p for p in inspect.signature(fn).parameters.values()\n"
-        "            if p.default is p.empty and p.kind in kinds]\n"
-        "    return fn(*args[: len(need)], *[None] * (len(need) - len(args)))"
-    )
-
-
-@pytest.mark.parametrize("master", SOLUTIONS, ids=lambda p: p.stem)
-def test_wrapping_the_library_scores_zero_on_every_code_question(master, build, tmp_path):
-    graded = autograder_notebook(str(master), ROOT / "solutions", build)
-    plan = make_plan(master, graded)
-    code = [q for q in plan["questions"] if q["functions"]]
-    if not code:
-        pytest.skip("no code questions")
-    for q in code:
-        assert q["forbidden"], (
-            f"{master.stem} {q['name']}: name the library functions that answer it"
-        )
-    answers = {q["functions"][0]: wrapper_for(q["functions"][0], q["forbidden"][0]) for q in code}
-    folder = tmp_path / "submissions"
-    folder.mkdir()
-    nbformat.write(exercise_with(master, answers, []), str(folder / "wrapper.ipynb"))
-    # (that the solutions still score 100% with these lists is tests/test_grading.py's job)
-    grades, _ = grade(master, folder, build, tmp_path, cell_timeout=30, question_timeout=60)
-    wrapped = grades["wrapper.ipynb"]
-    for q in code:
-        assert wrapped.scores[q["name"]] == 0, (q["name"], wrapped.notes)
-        said = [n for n in wrapped.notes if n.startswith(f"{q['name']}: ") and "may not use" in n]
-        assert said, (q["name"], wrapped.notes)
 
 
 # -- the pieces ------------------------------------------------------------------------------------
