@@ -519,3 +519,26 @@ def test_delay_slot_fill_is_legal_and_moves_only_independent_instructions(seed, 
         assert fill.block.program[slot] is dg.program[fill.moved]
     else:
         assert fill.block.program[slot].opcode == "nop"
+
+
+def test_cli_schedule_prints_the_filled_block(tmp_path, capsys):
+    import json
+
+    from lecturekit.cli import main
+
+    machine = tmp_path / "slot.toml"
+    machine.write_text('base = "classic5"\nname = "classic5-slot"\ndelay_slot = true\n')
+    block = tmp_path / "b.s"
+    block.write_text(
+        "top: lw $t0, 0($s1)\nadd $t1, $t2, $t3\naddi $s1, $s1, 4\nbne $t0, $zero, top\n"
+    )
+    assert main(["schedule", str(block), "-M", str(machine)]) == 0
+    out = capsys.readouterr().out
+    assert "filled from before with addi $s1, $s1, 4" in out
+    rows = [line.split() for line in out.splitlines() if line.startswith("I")]
+    assert [(r[0], r[1], r[-2]) for r in rows] == [
+        ("I1", "lw", "2"), ("I2", "add", "3"), ("I3", "bne", "4"), ("I4", "addi", "5")
+    ]  # fmt: skip
+    assert main(["schedule", str(block), "-M", str(machine), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["schedule"]["issue"] == [2, 3, 4, 5] and "delay_slot" in data["schedule"]

@@ -117,9 +117,13 @@ def run(args) -> int:
     steps = []
     if args.algorithm == "list":
         t0 = time.perf_counter()
-        sched, steps = list_schedule_trace(graph, args.priority, lookahead=lookahead)
+        sched, steps = list_schedule_trace(dg, args.priority, lookahead=lookahead)
         seconds = time.perf_counter() - t0
         nodes = 0
+        if "delay_slot" in sched.info:  # the slot filled: the rewritten block is scheduled
+            dg = sched.graph.source
+            program = dg.program
+            named = bounds(sched.graph)
     elif args.algorithm == "improved":
         t0 = time.perf_counter()
         sched, steps = improved_schedule(graph, trace=True)
@@ -145,6 +149,8 @@ def run(args) -> int:
             "seconds": round(seconds, 6),
             "bounds": named,
         }
+        if "delay_slot" in sched.info:
+            data["schedule"]["delay_slot"] = sched.info["delay_slot"]
         if args.algorithm in ("list", "improved"):
             data["schedule"]["priority"] = sched.info["priority"]
             data["schedule"]["lookahead"] = sched.info["lookahead"]
@@ -174,6 +180,8 @@ def run(args) -> int:
             else "branch and bound over instruction orders"
         )
         print(f"algorithm: exhaustive optimal search ({how})")
+    if "delay_slot" in sched.info:
+        print(sched.info["delay_slot"])
     if args.trace and steps:
         print()
         for step in steps:

@@ -37,10 +37,12 @@ The priority is what the lecture's three heuristics are about (``PRIORITIES``):
 Ties are always broken by the original order (the lower index first), and a trace step says so
 when it happened.
 
-On a machine with a branch delay slot (``delay_slot = true``) and a block ending with its branch,
-the slot is filled first, "from before" (:func:`fill_delay_slot`): an instruction nothing after
-it depends on moves into the slot, else a ``nop``; the schedule is then of the rewritten block
-(``schedule.graph``), ``info["delay_slot"]`` and the first trace step say what was chosen.
+Given a block (a :class:`~lecturekit.deps.DependenceGraph`) on a machine with a branch delay
+slot (``delay_slot = true``) that ends with its branch, the list scheduler fills the slot first,
+"from before" (:func:`fill_delay_slot`): an instruction nothing after it depends on moves into
+the slot, else a ``nop``; the schedule is then of the rewritten block (``schedule.graph``, whose
+``source`` is the rewritten block), and ``info["delay_slot"]`` and the first trace step say what
+was chosen. A bare core Graph is scheduled as it is (its operations stay the caller's).
 
 A user-supplied priority is a function ``f(graph, i) -> number`` (higher goes first).
 
@@ -543,7 +545,9 @@ def list_schedule_trace(
     cycles (module docstring). ``values`` (internal) gives precomputed priority values for a
     named priority."""
     lookahead = _check_lookahead(lookahead)
-    slot = fill_delay_slot(graph, priority, lookahead=lookahead) if values is None else None
+    slot = None
+    if values is None and type(graph).__name__ == "DependenceGraph":  # a block, not a bare graph
+        slot = fill_delay_slot(graph, priority, lookahead=lookahead)
     if slot is not None:
         sched, steps = list_schedule_trace(slot.block, priority, lookahead=lookahead)
         sched.info["delay_slot"] = slot.message
