@@ -322,3 +322,15 @@ def test_riscv_loops_keep_riscv_register_names(k):
         assert compare(RV_LOOP, r.code, regs, mem) == [], (n, r.code)
     # a MIPS loop keeps its $ names
     assert "$s1" in unroll(SAXPY, 2, "lecture").code
+
+
+def test_a_delay_slot_machine_is_noted_not_silently_ignored():
+    from dataclasses import replace
+
+    from lecturekit.loops.modulo import modulo_schedule
+    from lecturekit.machine import preset
+
+    m = replace(preset("classic5"), delay_slot=True, name="classic5-slot")
+    for notes in (unroll(SAXPY, 2, m).notes, modulo_schedule(SAXPY, m).notes):
+        assert any("delay slot, which loops do not model" in note for note in notes)
+    assert not any("delay slot" in note for note in unroll(SAXPY, 2, "classic5").notes)

@@ -568,6 +568,13 @@ def analyze_loop(
     edges += [Edge(k, br, 0, "CTRL", "branch") for k in range(br) if k not in linked]
     edges.sort(key=lambda e: (e.distance, e.src, e.dst, e.kind, e.on))
     trip, problem = _trip(body, inductions)
+    if m.delay_slot:
+        notes = [
+            *notes,
+            f"{m.name} has a branch delay slot, which loops do not model: the loop is analysed, "
+            "scheduled, run and timed as if its branch had none (list scheduling fills a "
+            "block's slot: lecturekit.core.list_sched.fill_delay_slot)",
+        ]
     return Loop(
         program=program,
         machine=m,
