@@ -146,7 +146,12 @@ def test_one_pass_evaluation_equals_the_general_loop(data):
     ops = [
         Operation(
             f"o{i}",
-            reservations=(Reservation(f"u{stream[i]}", 0, data.draw(st.integers(1, 3))),),
+            # a stream may own two units (then it can start two operations in one cycle)
+            reservations=(
+                Reservation(
+                    f"u{stream[i]}.{data.draw(st.integers(0, 1))}", 0, data.draw(st.integers(1, 3))
+                ),
+            ),
             tail=data.draw(st.integers(0, 2)),
         )
         for i in range(n)
@@ -160,7 +165,10 @@ def test_one_pass_evaluation_equals_the_general_loop(data):
         if a != b
     ]
     graph = Graph(
-        ops, edges, units={f"u{s}": 1 for s in range(k)}, earliest=data.draw(st.integers(0, 2))
+        ops,
+        edges,
+        units={f"u{s}.{u}": 1 for s in range(k) for u in (0, 1)},
+        earliest=data.draw(st.integers(0, 2)),
     )
     ranks = data.draw(st.permutations(range(n)))
     order = {f"d{s}": [i for i in ranks if stream[i] == s] for s in range(k)}

@@ -269,31 +269,35 @@ def _place_by_dependences(graph, streams, preds):
     the operations ahead of it), so one pass in a topological order of the dependences and the
     stream orders gives every start and every wait exactly as the general loop does. The
     general loop places operations in order of start (latencies and durations are at least
-    one cycle, so every operation starting at cycle t is a stream head before the first one
-    is placed) and, for one cycle, by stream rank: that is the issue order."""
+    one cycle, so every operation of another stream starting at cycle t is a stream head
+    before the first one is placed) and, for one cycle, by stream rank, then in stream order
+    (a stream with several units may start two operations in one cycle): that is the issue
+    order."""
     n = len(graph.ops)
     names = list(streams)
+    succs = graph._adjacency()[1]  # edges out of each operation (read only)
     stream_of = [0] * n
+    place_in_stream = [0] * n
     after = [-1] * n  # the next operation in the same stream
-    waiting = [0] * n  # predecessors not placed yet, the stream's previous operation included
+    # predecessors not placed yet (every edge is within the iteration here), the stream's
+    # previous operation included
+    waiting = [len(p) for p in preds]
     for k, s in enumerate(names):
         order = streams[s]
         for a, b in zip(order, order[1:], strict=False):
             after[a] = b
-            waiting[b] = 1
-        for i in order:
+            waiting[b] += 1
+        for pos, i in enumerate(order):
             stream_of[i] = k
-    succs: list[list[int]] = [[] for _ in range(n)]
-    for e in graph.edges:
-        succs[e.src].append(e.dst)
-        waiting[e.dst] += 1
+            place_in_stream[i] = pos
     ops = graph.ops
     unit_of = [op.reservations[0].unit for op in ops]
     cycles_of = [op.reservations[0].cycles for op in ops]
     free_from = dict.fromkeys(graph.units, graph.earliest)  # first cycle the unit is free
     last_start = [graph.earliest] * len(names)
-    start: dict[int, int] = {}
-    waits: dict[int, Wait] = {}
+    start: list = [None] * n
+    waits: list = [None] * n
+    placed = 0
     not_delayed = Wait("start")
     ready = [order[0] for order in streams.values() if order and not waiting[order[0]]]
     while ready:
@@ -317,9 +321,11 @@ def _place_by_dependences(graph, streams, preds):
         else:
             waits[i] = Wait(wait.kind, t - base, wait.on, wait.src)
         start[i] = t
+        placed += 1
         last_start[k] = t
         free_from[unit] = t + cycles_of[i]
-        for j in succs[i]:
+        for e in succs[i]:
+            j = e.dst
             waiting[j] -= 1
             if not waiting[j]:
                 ready.append(j)
@@ -328,12 +334,17 @@ def _place_by_dependences(graph, streams, preds):
             waiting[j] -= 1
             if not waiting[j]:
                 ready.append(j)
-    if len(start) < n:
-        heads = {s: sum(1 for i in streams[s] if i in start) for s in names}
-        raise DeadlockError(_deadlock_message(graph, streams, heads, start, preds))
-    rank = {i: (start[i], stream_of[i]) for i in start}
-    issued = sorted(start, key=rank.__getitem__) if len(names) > 1 else list(streams[names[0]])
-    return start, waits, issued
+    if placed < n:
+        done = {i: t for i, t in enumerate(start) if t is not None}
+        heads = {s: sum(1 for i in streams[s] if i in done) for s in names}
+        raise DeadlockError(_deadlock_message(graph, streams, heads, done, preds))
+    if len(names) == 1:
+        return start, waits, list(streams[names[0]])
+    return (
+        start,
+        waits,
+        sorted(range(n), key=lambda i: (start[i], stream_of[i], place_in_stream[i])),
+    )
 
 
 def _deadlock_message(graph, streams, heads, start, preds) -> str:
