@@ -25,8 +25,10 @@ gets a ``CTRL`` edge from the branch (on ``delay slot``) and one to every later 
 the next branch. It thus stays in the slot: no scheduler moves it above the branch (it could
 change what the branch reads, or run only on one path) and nothing later moves above it. Filling
 the slot (moving an independent instruction from before the branch into it) is a rewrite of the
-code, done by writing it there, as H&P do; schedulers reorder only around it. A branch in a delay
-slot is refused (MIPS leaves it undefined).
+code: list scheduling does it on a block that ends with its branch
+(:func:`lecturekit.core.list_sched.fill_delay_slot`, H&P's "from before"), and the rewritten
+block is analysed again, so the filled slot keeps these edges. A branch in a delay slot is
+refused (MIPS leaves it undefined).
 
 The analysis is near-linear in the block's length (per-register last writer and readers; memory
 accesses grouped by base register and its redefinitions), so blocks of tens of thousands of
