@@ -131,8 +131,11 @@ class Graph:
     def delays(self) -> dict[tuple[int, int], int]:
         """The binding latency per ordered pair (max over parallel edges), distance-0 edges only."""
         d: dict[tuple[int, int], int] = {}
-        for e in self.intra_edges():
-            d[(e.src, e.dst)] = max(d.get((e.src, e.dst), e.latency), e.latency)
+        for e in self.edges:
+            if not e.distance:
+                key = (e.src, e.dst)
+                if key not in d or e.latency > d[key]:
+                    d[key] = e.latency
         return d
 
     def to_networkx(self, reduce: bool = False) -> nx.DiGraph:
