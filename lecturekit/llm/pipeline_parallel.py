@@ -775,28 +775,38 @@ class PipelineRun:
         return self._changes[d][0 if until == "B" or not self.pg.split else 1]
 
     @cached_property
-    def _changes(self) -> list[tuple[dict[int, int], dict[int, int]]]:
-        """Per device, :meth:`_alive_changes` until the B pass and until the W pass, in one
-        pass over the device's forwards."""
+    def _spans(self) -> list[list[tuple[int, int, int, int]]]:
+        """Per device, each forward's start, its B pass's finish, its W pass's finish (the B
+        pass's without a split backward) and its batch; times from :attr:`first`."""
         t0 = self.first
         index, ops, start, finish = self.pg.index, self.ops, self.schedule.start, self._finish
-        split = self.pg.split
+        last = "W" if self.pg.split else "B"
         out = []
         for d in range(self.p):
-            until_b: dict[int, int] = {}
-            until_w: dict[int, int] = {}
+            spans = []
             for i in self.order[device_name(d)]:
                 op = ops[i]
-                if op.kind != "F":
-                    continue
-                ends = [(until_b, finish[index["B", op.micro, op.stage]])]
-                if split:
-                    ends.append((until_w, finish[index["W", op.micro, op.stage]]))
-                for delta, end in ends:
-                    if start[i] <= end:
-                        a, b = start[i] - t0, end + 1 - t0
-                        delta[a] = delta.get(a, 0) + op.batch
-                        delta[b] = delta.get(b, 0) - op.batch
+                if op.kind == "F":
+                    b_end = finish[index["B", op.micro, op.stage]]
+                    w_end = finish[index[last, op.micro, op.stage]]
+                    spans.append((start[i] - t0, b_end - t0, w_end - t0, op.batch))
+            out.append(spans)
+        return out
+
+    @cached_property
+    def _changes(self) -> list[tuple[dict[int, int], dict[int, int]]]:
+        """Per device, :meth:`_alive_changes` until the B pass and until the W pass."""
+        out = []
+        for spans in self._spans:
+            until_b: dict[int, int] = {}
+            until_w: dict[int, int] = {}
+            for a, b_end, w_end, batch in spans:
+                if a <= b_end:
+                    until_b[a] = until_b.get(a, 0) + batch
+                    until_b[b_end + 1] = until_b.get(b_end + 1, 0) - batch
+                if self.pg.split and a <= w_end:
+                    until_w[a] = until_w.get(a, 0) + batch
+                    until_w[w_end + 1] = until_w.get(w_end + 1, 0) - batch
             out.append((until_b, until_w))
         return out
 
@@ -850,25 +860,15 @@ class PipelineRun:
         common denominator (returned second), so the sums are integer sums."""
         scale = m_b.denominator * m_w.denominator  # m_b, m_w times scale are whole
         b_units, w_units = int(m_b * scale), int(m_w * scale)
-        t0 = self.first
-        index, ops, start, finish = self.pg.index, self.ops, self.schedule.start, self._finish
         split = self.pg.split
         delta: dict[int, int] = {}
-        for i in self.order[device_name(d)]:
-            op = ops[i]
-            if op.kind != "F":
-                continue
-            b_end = finish[index["B", op.micro, op.stage]]
-            if start[i] <= b_end:
-                a, b = start[i] - t0, b_end + 1 - t0
-                delta[a] = delta.get(a, 0) + op.batch * b_units
-                delta[b] = delta.get(b, 0) - op.batch * b_units
-            if split:
-                w_end = finish[index["W", op.micro, op.stage]]
-                if b_end + 1 <= w_end:
-                    a, b = b_end + 1 - t0, w_end + 1 - t0
-                    delta[a] = delta.get(a, 0) + op.batch * w_units
-                    delta[b] = delta.get(b, 0) - op.batch * w_units
+        for a, b_end, w_end, batch in self._spans[d]:
+            if a <= b_end:
+                delta[a] = delta.get(a, 0) + batch * b_units
+                delta[b_end + 1] = delta.get(b_end + 1, 0) - batch * b_units
+            if split and b_end + 1 <= w_end:
+                delta[b_end + 1] = delta.get(b_end + 1, 0) + batch * w_units
+                delta[w_end + 1] = delta.get(w_end + 1, 0) - batch * w_units
         return delta, self.v * scale
 
     def peak_memory(self, m_b=1, m_w=None) -> list[Fraction]:
