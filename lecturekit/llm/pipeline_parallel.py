@@ -52,6 +52,7 @@ orders in the action notation of PyTorch's ``torch.distributed.pipelining``.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -1479,7 +1480,7 @@ def weight_versions(run: PipelineRun) -> dict:
     }
 
     def version(s: int, t: int) -> int:  # updates finished before time t on stage s
-        return sum(1 for u in updates[s] if u < t)
+        return bisect_left(updates[s], t)
 
     fwd = [
         [version(s, run.start(pg.op("F", k, s))) for s in range(pg.p)] for k in range(1, pg.m + 1)
@@ -1489,15 +1490,26 @@ def weight_versions(run: PipelineRun) -> dict:
     ]
     stored = []
     for s in range(pg.p):
-        best = 0
-        for t in range(run.first, run.last + 1):
-            alive = {
-                fwd[k - 1][s]
-                for k in range(1, pg.m + 1)
-                if run.start(pg.op("F", k, s)) <= t <= run.finish(pg.op(last, k, s))
-            }
-            alive.add(version(s, t))
-            best = max(best, len(alive))
+        # the versions kept at time t: those of the micro-batches between their forward's start
+        # and their last pass's finish, and the current one. They change only when a micro-batch
+        # starts or ends or an update lands, so look at those times (sorted), not at every one
+        changes: list[tuple[int, int, int]] = []  # (time, +1 / -1, version)
+        for k in range(1, pg.m + 1):
+            a, b = run.start(pg.op("F", k, s)), run.finish(pg.op(last, k, s))
+            if a <= b:
+                changes += [(a, 1, fwd[k - 1][s]), (b + 1, -1, fwd[k - 1][s])]
+        changes.sort()
+        times = {run.first} | {t for t, _, _ in changes} | {u + 1 for u in updates[s]}
+        held: dict[int, int] = {}  # version -> micro-batches keeping it
+        best, c = 0, 0
+        for t in sorted(x for x in times if run.first <= x <= run.last):
+            while c < len(changes) and changes[c][0] <= t:
+                _, step, ver = changes[c]
+                held[ver] = held.get(ver, 0) + step
+                if not held[ver]:
+                    del held[ver]
+                c += 1
+            best = max(best, len(held) + (version(s, t) not in held))
         stored.append(best)
     stale = [len(set(row)) > 1 for row in fwd]
     return {"forward": fwd, "latest_at_backward": bwd, "stored": stored, "stale": stale}
