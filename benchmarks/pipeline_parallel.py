@@ -5,9 +5,9 @@ command line gives it by default (one time unit a pass; ``v`` for a schedule wit
 per device), and a range of sizes (p devices, m micro-batches), it prints the number of passes,
 the seconds to build the graph and evaluate + verify the order ("run"), the seconds to compute
 every figure ("figures": the summary with the in-flight and held peaks, the lower bounds, the
-zero-bubble peak memory with M_W < M_B and the whole ``--json`` contract with every pass of
-every device), their sum, the CPU seconds of that sum, and the makespan and bubble. Each time
-is the median of ``--repeat`` runs.
+zero-bubble peak memory with M_W < M_B, the whole ``--json`` contract with every pass of every
+device, and for PipeDream its weight versions), their sum, the CPU seconds of that sum, and the
+makespan and bubble. Each time is the median of ``--repeat`` runs.
 
 Issue 17's target: p = 32, m = 256 with all figures in at most 2 s per schedule; the last
 column says whether the median total meets it (wall time: on a shared, loaded machine compare
@@ -28,7 +28,7 @@ import statistics
 import time
 
 from lecturekit.cli.parallel import _default_durations
-from lecturekit.llm.pipeline_parallel import ALL_SCHEDULES, pipeline_schedule
+from lecturekit.llm.pipeline_parallel import ALL_SCHEDULES, pipeline_schedule, weight_versions
 
 SIZES = ((4, 8), (8, 32), (8, 64), (16, 64), (32, 256))
 TARGET = (32, 256, 2.0)  # issue 17: p, m, seconds per schedule with all its figures
@@ -42,11 +42,14 @@ def durations(name: str) -> tuple[int, int, int]:
 
 
 def figures(run) -> None:
-    """Everything the command line and the notebooks compute from a run."""
+    """Everything the command line and the notebooks compute from a run (and PipeDream's
+    weight versions, which its note points to)."""
     run.summary()
     run.lower_bounds  # noqa: B018 - computing it is the point
     run.peak_memory(3, 1)
     run.to_dict()
+    if run.name == "pipedream":
+        weight_versions(run)
 
 
 def measure(name: str, p: int, m: int, repeat: int) -> tuple[float, float, float, float, object]:
