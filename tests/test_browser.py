@@ -305,7 +305,7 @@ def _settle(page, before: dict, read, timeout: float = STEP_TIMEOUT) -> dict:
         now = read()
         if now != before and page.evaluate(JS_KERNEL_IDLE):
             if now == last:
-                if time.monotonic() - stable_since > 1.0:
+                if time.monotonic() - stable_since > 0.6:
                     return now
             else:
                 last, stable_since = now, time.monotonic()

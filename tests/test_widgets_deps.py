@@ -109,7 +109,7 @@ def test_step_moves_on_and_changes_caption_and_figure():
 
 
 @given(seed=st.integers(0, 10_000), size=st.integers(1, 9))
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=8, deadline=None)
 def test_every_step_renders_for_random_blocks(seed, size):
     program = random_block(seed, size=size, registers=4)
     s = dependence_stepper(program, "dual")
