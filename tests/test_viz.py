@@ -390,3 +390,36 @@ def test_draw_ready_frames_one_panel_per_frame():
     texts = [t.get_text() for t in fig.axes[1].texts]
     assert "0→3" in texts and "0→1" in texts  # t1 and the last t0 after t0 is placed
     plt.close(fig)
+
+
+@pytest.mark.parametrize(
+    ("dp", "pp", "tp", "cp", "ep"), [(2, 4, 2, 1, 1), (4, 1, 2, 2, 4), (2, 2, 2, 3, 6)]
+)
+def test_rank_layout_figure_shows_every_gpu_once_in_5d(dp, pp, tp, cp, ep):
+    """Each GPU is one cell, at its stage's row and under its replica's and context rank's
+    columns, labelled with its global rank (and its expert slice when ep > 1)."""
+    from lecturekit.llm.planner import rank_layout
+    from lecturekit.viz.timeline import plot_rank_layout
+
+    lay = rank_layout(dp, pp, tp, gpus_per_node=4, cp=cp, ep=ep)
+    ax = plot_rank_layout(lay)
+    cells = [p for p in ax.patches if isinstance(p, Rectangle)]
+    assert len(cells) == lay.world_size
+    labels = {t.get_text() for t in ax.texts if not t.get_text().startswith("data replica")}
+    want = {f"{r}" if ep == 1 else f"{r}\ne{lay.expert_of(r)}" for r in range(lay.world_size)}
+    assert labels == want
+    for t in ax.texts:
+        if t.get_text() in want:
+            r = int(t.get_text().split("\n")[0])
+            x, y = t.get_position()
+            d, stage = next(
+                (d, s)
+                for d in range(dp)
+                for s in range(pp)
+                if r in {lay.rank(d, s, k, c) for k in range(tp) for c in range(cp)}
+            )
+            assert round(y - 0.43) == stage
+            col = round(x - 0.46 - d * (cp * tp + 0.6))
+            assert lay.rank(d, stage, col % tp, col // tp) == r
+    assert (f"cp={cp}" in ax.get_title(loc="left")) == (cp > 1)
+    plt.close("all")

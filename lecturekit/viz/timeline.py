@@ -282,48 +282,57 @@ def plot_bubble_sweep(series: dict, ax=None, *, p: int | None = None, ylabel="bu
 
 
 def plot_rank_layout(layout, ax=None):
-    """The GPUs of a 3D-parallel job (a :class:`~lecturekit.llm.planner.RankLayout`) as a grid:
+    """The GPUs of a parallel job (a :class:`~lecturekit.llm.planner.RankLayout`) as a grid:
     one column block per data-parallel replica, rows = pipeline stages, columns = tensor
-    partitions; each cell is a GPU (global rank), coloured by node. Returns the Axes."""
+    partitions (grouped by context rank when ``cp > 1``, as ``RankLayout.text`` does); each cell
+    is a GPU (global rank, and ``e<i>``, its slice of the experts, when ``ep > 1``), coloured by
+    node. Returns the Axes."""
     import matplotlib.pyplot as plt
     from matplotlib.patches import Rectangle
 
-    dp, pp, tp = layout.dp, layout.pp, layout.tp
+    dp, pp, tp, cp, ep = layout.dp, layout.pp, layout.tp, layout.cp, layout.ep
+    width = cp * tp  # columns per data replica: context-major, tensor fastest
     gap = 0.6
     if ax is None:
-        _, ax = plt.subplots(figsize=(0.75 * (dp * tp + gap * (dp - 1)) + 1.2, 0.55 * pp + 0.9))
+        _, ax = plt.subplots(figsize=(0.75 * (dp * width + gap * (dp - 1)) + 1.2, 0.55 * pp + 0.9))
     cmap = plt.get_cmap("tab20")
     for d in range(dp):
-        x0 = d * (tp + gap)
-        ax.text(x0 + tp / 2, -0.75, f"data replica {d}", ha="center", va="center", fontsize=8)
+        x0 = d * (width + gap)
+        ax.text(x0 + width / 2, -0.75, f"data replica {d}", ha="center", va="center", fontsize=8)
         for s in range(pp):
-            for t in range(tp):
-                r = layout.rank(d, s, t)
-                node = layout.node_of(r)
-                ax.add_patch(
-                    Rectangle(
-                        (x0 + t, s),
-                        0.92,
-                        0.86,
-                        facecolor=cmap(node % 20),
-                        edgecolor="#333333",
-                        linewidth=0.6,
-                        alpha=0.75,
+            for c in range(cp):
+                for t in range(tp):
+                    r = layout.rank(d, s, t, c)
+                    x = x0 + c * tp + t
+                    ax.add_patch(
+                        Rectangle(
+                            (x, s),
+                            0.92,
+                            0.86,
+                            facecolor=cmap(layout.node_of(r) % 20),
+                            edgecolor="#333333",
+                            linewidth=0.6,
+                            alpha=0.75,
+                        )
                     )
-                )
-                ax.text(x0 + t + 0.46, s + 0.43, f"{r}", ha="center", va="center", fontsize=8)
-    ax.set_xlim(-0.2, dp * tp + gap * (dp - 1))
+                    label = f"{r}" if ep == 1 else f"{r}\ne{layout.expert_of(r)}"
+                    size = 8 if ep == 1 else 6.5
+                    ax.text(x + 0.46, s + 0.43, label, ha="center", va="center", fontsize=size)
+    ax.set_xlim(-0.2, dp * width + gap * (dp - 1))
     ax.set_ylim(pp, -1.2)
     ax.set_yticks([s + 0.43 for s in range(pp)])
     ax.set_yticklabels([f"stage {s}" for s in range(pp)], fontsize=8)
-    ticks = [d * (tp + gap) + t + 0.46 for d in range(dp) for t in range(tp)]
+    ticks = [d * (width + gap) + k + 0.46 for d in range(dp) for k in range(width)]
     ax.set_xticks(ticks)
-    ax.set_xticklabels([f"t{t}" for _ in range(dp) for t in range(tp)], fontsize=7)
+    names = [f"t{t}" if cp == 1 else f"c{c}t{t}" for c in range(cp) for t in range(tp)]
+    ax.set_xticklabels(names * dp, fontsize=7)
     for side in ("top", "right", "left", "bottom"):
         ax.spines[side].set_visible(False)
     ax.tick_params(length=0)
+    shape = f"dp={dp} x pp={pp} x tp={tp}" + (f" x cp={cp}" if cp > 1 else "")
+    experts = f", ep={ep} (e<i>: the expert slice a GPU holds)" if ep > 1 else ""
     ax.set_title(
-        f"dp={dp} x pp={pp} x tp={tp} = {layout.world_size} GPUs; colour = node "
+        f"{shape} = {layout.world_size} GPUs{experts}; colour = node "
         f"({layout.gpus_per_node} GPUs each), number = global rank",
         fontsize=9,
         loc="left",
