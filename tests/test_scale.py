@@ -220,3 +220,23 @@ def test_lower_bounds_agree_with_their_separate_definitions(name):
     assert run.lower_bounds["critical path"] == critical_path(run.pg)
     assert run.lower_bounds["core"] == lower_bound(g) - g.earliest + 1
     assert run.makespan >= max(run.lower_bounds.values())
+
+
+def test_the_garbage_collector_runs_again_after_a_schedule():
+    """Building a schedule pauses the cyclic collector; it is running again afterwards, also
+    after an error, and stays off if it was off."""
+    import gc
+
+    from lecturekit.errors import ScheduleError
+
+    pipeline_schedule("zb-h1", 2, 3).to_dict()
+    assert gc.isenabled()
+    with pytest.raises(ScheduleError):
+        pipeline_schedule("interleaved", 4, 6)  # m not a multiple of p
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        pipeline_schedule("1f1b", 2, 3).summary()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
