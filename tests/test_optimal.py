@@ -11,9 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lecturekit.core import Edge, Graph, Operation, Reservation, evaluate, verify
-from lecturekit.core.bounds import lower_bound
+from lecturekit.core.bounds import heads_and_tails, lower_bound, strong_lower_bound
 from lecturekit.core.list_sched import PRIORITIES, list_schedule
-from lecturekit.core.optimal import optimal_schedule, optimal_search, uniform_reservations
+from lecturekit.core.optimal import (
+    ENGINES,
+    _exact_tail_oracle,
+    optimal_schedule,
+    optimal_search,
+    uniform_reservations,
+)
 from lecturekit.core.search_space import brute_force_optimal
 from lecturekit.deps import analyze
 from lecturekit.errors import ScheduleError
@@ -235,6 +241,42 @@ def test_engine_is_checked():
     with pytest.raises(ScheduleError, match="engine"):
         optimal_schedule(g, engine="cp-sat")
     assert optimal_schedule(g).info["engine"] == "classic"
+    assert ENGINES == ("classic", "optsched")
+    assert [optimal_schedule(g, engine=e).info["engine"] for e in ENGINES] == list(ENGINES)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    size=st.integers(1, 7),
+    machine=st.sampled_from(["lecture", "classic5", "dual"]),
+    registers=st.integers(3, 32),
+)
+def test_exact_tails_of_small_sub_blocks_never_exceed_the_optimum(seed, size, machine, registers):
+    prog = random_block(seed, size=size, registers=registers, opcodes=OPCODES)
+    g = analyze(prog, machine).graph
+    order, best = brute_force_optimal(g)
+    s = evaluate(g, order)  # an optimal schedule: no tail may reach past its end
+    plain = heads_and_tails(g)
+    head, tail = heads_and_tails(g, _exact_tail_oracle(g, 0.0, None))
+    assert all(a >= b for a, b in zip(tail, plain[1], strict=True))
+    assert all(s.start[j] + tail[j] <= best for j in range(len(g.ops)))
+    assert strong_lower_bound(g, plain) <= strong_lower_bound(g, (head, tail)) <= best
+
+
+def test_exact_tails_raise_the_root_bound_to_the_optimum():
+    # random block 3 on the lecture machine: the relaxed one-resource bounds stop one cycle
+    # short (they may split the 3-cycle mul); the exact tail of the sub-block below the first
+    # sub sees the optimum, so the search stops at the first schedule that meets it
+    g = analyze(random_block(3, size=7, registers=4), "lecture").graph
+    plain = heads_and_tails(g)
+    exact = heads_and_tails(g, _exact_tail_oracle(g, 0.0, None))
+    best = brute_force_optimal(g)[1]
+    assert strong_lower_bound(g, plain) == best - 1
+    assert strong_lower_bound(g, exact) == best
+    s = optimal_schedule(g, engine="optsched")
+    verify(g, s)
+    assert s.length == best == s.info["lower_bound"] and s.info["proven_optimal"]
 
 
 def test_optsched_root_bound_from_the_flow_relaxation():

@@ -65,7 +65,9 @@ def register(sub) -> None:
         choices=["classic", "optsched"],
         default="classic",
         help="with --algorithm optimal: the chapter's branch and bound (classic) or the "
-        "OptSched-style search with history domination and resource-aware bounds "
+        "OptSched-style search over the same tree (both use history domination) with "
+        "stronger bounds: resource-constrained heads and tails, exact tails of small "
+        "sub-blocks, a flow relaxation at the root, greedy descents for the first schedule "
         "(default: classic)",
     )
     p.add_argument(
@@ -175,7 +177,7 @@ def run(args) -> int:
         print(f"candidates (cycles): {tried}")
     else:
         how = (
-            "OptSched-style: history domination, resource-aware bounds"
+            "OptSched-style: history domination, resource-constrained heads and tails"
             if args.engine == "optsched"
             else "branch and bound over instruction orders"
         )

@@ -287,7 +287,9 @@ def _relaxed_max(graph: Graph, jobs: Iterable[tuple[int, int, int]]) -> int | No
     return best
 
 
-def heads_and_tails(graph) -> tuple[list[int], list[int]]:
+def heads_and_tails(
+    graph, tail_of=None, *, tails_only: bool = False
+) -> tuple[list[int], list[int]]:
     """Resource-constrained heads and tails (Langevin and Cerny's recursive bounds).
 
     ``head[j]`` is a cycle no legal schedule issues ``j`` before, ``tail[j]`` a number of cycles
@@ -303,8 +305,13 @@ def heads_and_tails(graph) -> tuple[list[int], list[int]]:
       cycles from ``i``'s issue to the end.
 
     Each operation's bound uses its neighbours' *raised* values, so a bottleneck deep in the
-    block raises everything above it. Quadratic in the block's size (one longest-path sweep and
-    one Jackson's rule per operation). ``max(head + tail)`` and the relaxed bounds released at
+    block raises everything above it. ``tail_of(i, dist, tail)``, if given, may raise the tail
+    of ``i`` further (it must return a valid tail, or ``None``): ``dist`` maps ``i`` and each
+    descendant to the longest latency path from ``i``, and ``tail`` holds the raised tails of
+    the descendants (engine="optsched" solves small descendant sets exactly with it).
+    ``tails_only=True`` leaves the heads at ``asap`` (half the work).
+    Quadratic in the block's size (one longest-path sweep and one Jackson's rule per
+    operation). ``max(head + tail)`` and the relaxed bounds released at
     the heads with these tails are lower bounds on the whole block (:func:`strong_lower_bound`).
     """
     g = as_graph(graph)
@@ -316,7 +323,7 @@ def heads_and_tails(graph) -> tuple[list[int], list[int]]:
         succs[s].append((d, lat))
         preds[d].append((s, lat))
     topo = _topo(g)
-    for pos, j in enumerate(topo):
+    for pos, j in enumerate([] if tails_only else topo):
         for s, lat in preds[j]:
             head[j] = max(head[j], head[s] + lat)
         dist = {j: 0}  # longest latency path from each ancestor to j
@@ -347,6 +354,10 @@ def heads_and_tails(graph) -> tuple[list[int], list[int]]:
         if len(dist) > 1:
             v = _relaxed_max(g, ((j, d, tail[j]) for j, d in dist.items()))
             tail[i] = max(tail[i], v)
+            if tail_of is not None:
+                v = tail_of(i, dist, tail)
+                if v is not None and v > tail[i]:
+                    tail[i] = v
     return head, tail
 
 

@@ -82,7 +82,7 @@ from .bounds import (
     strong_lower_bound,
 )
 from .evaluate import evaluate
-from .graph import Graph
+from .graph import Edge, Graph
 from .schedule import Schedule
 from .verify import verify
 
@@ -94,6 +94,14 @@ LIST_IN_SEARCH_MAX = 1000
 STRONG_BOUNDS_MAX = 400
 #: engine="optsched": greedy descents with random tie-breaking tried for the first incumbent
 RANDOM_DIVES = 8
+#: engine="optsched": an operation with at most this many descendants (itself included) gets
+#: the exact optimum of that sub-block as its tail, searched with at most ``EXACT_TAIL_NODES``
+#: nodes each and ``EXACT_TAIL_BUDGET`` nodes for the whole block
+EXACT_TAIL_MAX = 20
+EXACT_TAIL_NODES = 2000
+EXACT_TAIL_BUDGET = 40_000
+#: the engines :func:`optimal_search` accepts (the optimal-search widget offers these)
+ENGINES = ("classic", "optsched")
 
 
 @dataclass
@@ -140,6 +148,7 @@ class _Search:
         node_limit,
         greedy=True,
         strong: bool = False,
+        tail_floor: list[int] | None = None,
     ):
         self.g = g
         self.n = n = len(g.ops)
@@ -162,8 +171,14 @@ class _Search:
             # heads and tails (quadratic to compute: only for blocks the search can finish),
             # and a larger history
             self.head, self.q = heads_and_tails(g)
+            if tail_floor is not None:  # valid tails known from outside (a sub-block's search)
+                self.q = [max(a, b) for a, b in zip(self.q, tail_floor, strict=True)]
             self.memo_per_set, self.memo_total = (64, 1_000_000)
         self.tail = [op.tail for op in g.ops]
+        #: children placed in the same cycle are tried by the largest key first: the tails
+        #: without the exact tails of sub-blocks (those only raise the bounds; as a priority
+        #: they proved no better)
+        self.key = self.q
         self.resv = [[(r.unit, r.offset, r.cycles) for r in op.reservations] for op in g.ops]
         self.width = g.issue_width
         #: every busy cycle of an operation as (unit, cycles after issue)
@@ -343,21 +358,6 @@ class _Search:
                 if bound >= best:
                     return bound
         return bound
-        pieces: dict[str, list[tuple[int, int]]] = {}
-        for j in todo:
-            e, qj = est[j], q[j]
-            for unit, delta in self.cycles_of[j]:
-                lst = pieces.get(unit)
-                if lst is None:
-                    lst = pieces[unit] = []
-                lst.append((e + delta, qj - delta))
-        for unit, jobs in pieces.items():
-            v = jackson_bound(jobs, self.g.units[unit], self.usage[unit], stop=best)
-            if v is not None and v > bound:
-                bound = v
-                if bound >= best:
-                    return bound
-        return bound
 
     def signature(self) -> tuple:
         base = self.base()
@@ -434,7 +434,7 @@ class _Search:
         children = []
         for j in range(self.n):
             if self.start[j] < 0 and self.pred_mask[j] & ~self.mask == 0:
-                children.append((self.place_time(j), -self.q[j], j))
+                children.append((self.place_time(j), -self.key[j], j))
         children.sort(key=None if self.greedy else (lambda c: c[2]))
         times = {j: t for t, _, j in children} if self.strong else None
         k = self.order[-1] if self.order else -1
@@ -505,6 +505,12 @@ def optimal_search(
     * **a stronger root bound** (:func:`~lecturekit.core.bounds.strong_lower_bound`): the relaxed
       bounds of the whole block released at the heads with those tails, so many blocks are
       proven the moment a first schedule meets it;
+    * **exact tails of small sub-blocks** (when the first schedules do not meet the root
+      bound): the tail of an operation with at most ``EXACT_TAIL_MAX`` descendants is raised
+      to the optimum of the sub-block it heads, found by this search (a bounded number of
+      nodes; its root bound if not proven), and the raised tails carry up the recursion. This
+      sees what every relaxation above misses near the end of a block: latencies and a
+      non-pipelined unit that force idle cycles among the last few instructions;
     * **a cheap first incumbent**: greedy descents of the search itself (the ready operation that
       issues first, ties by tail, by height, by tail then head, or by descendants, then a few by
       tail with ties broken at random, seeded) instead of the traced list schedules, which cost
@@ -518,10 +524,39 @@ def optimal_search(
     Same optimum, same verification; the heads and tails are computed for blocks of up to
     ``STRONG_BOUNDS_MAX`` operations (quadratic time).
     """
+    return _optimal_search(
+        graph,
+        time_limit=time_limit,
+        node_limit=node_limit,
+        prune=prune,
+        dominance=dominance,
+        initial=initial,
+        child_order=child_order,
+        trace_every=trace_every,
+        engine=engine,
+    )
+
+
+def _optimal_search(
+    graph,
+    *,
+    time_limit: float | None = 10.0,
+    node_limit: int | None = None,
+    prune: bool = True,
+    dominance: bool = True,
+    initial: bool = True,
+    child_order: str = "greedy",
+    trace_every: int = 500,
+    engine: str = "classic",
+    exact_tails: bool = True,
+    tail_floor: list[int] | None = None,
+) -> tuple[Schedule, list[SearchEvent]]:
+    """:func:`optimal_search`; ``exact_tails=False`` skips the exact tails of small sub-blocks
+    (the sub-block searches themselves), ``tail_floor`` gives valid tails known beforehand."""
     t0 = time.perf_counter()  # the time limit covers everything below, list schedules included
     g = as_graph(graph)
     g.check_acyclic()
-    if engine not in ("classic", "optsched"):
+    if engine not in ENGINES:
         raise ScheduleError(f"engine is 'classic' or 'optsched', got {engine!r}")
     if child_order not in ("greedy", "program"):
         raise ScheduleError(f"child_order is 'greedy' or 'program', got {child_order!r}")
@@ -554,6 +589,7 @@ def optimal_search(
         node_limit=node_limit,
         greedy=child_order == "greedy",
         strong=engine == "optsched",
+        tail_floor=tail_floor,
     )
     search.t0 = t0
     search.trace = True
@@ -583,15 +619,15 @@ def optimal_search(
                 for d, _lat in search.succs[i]:
                     desc[i] |= desc[d] | (1 << d)
             keys = (
-                search.q,
+                search.key,
                 heights(g),
-                [q * 4096 + h for q, h in zip(search.q, search.head, strict=True)],
+                [q * 4096 + h for q, h in zip(search.key, search.head, strict=True)],
                 [bin(m).count("1") for m in desc],
             )
             # then ties among equal tails broken at random (seeded: the same every run), while
             # they take under a tenth of the time limit
             rng = random.Random(n)
-            spread = [[q * 64 + rng.randrange(64) for q in search.q] for _ in range(RANDOM_DIVES)]
+            spread = [[q * 64 + rng.randrange(64) for q in search.key] for _ in range(RANDOM_DIVES)]
             for k, key in enumerate((*keys, *spread)):
                 if search.best is not None and (
                     search.best <= search.root_bound
@@ -616,6 +652,24 @@ def optimal_search(
             if search.best is None or length < search.best:
                 search.best, search.best_order = length, order
                 initial_length = length
+    if (
+        search.strong
+        and prune
+        and exact_tails
+        and n <= STRONG_BOUNDS_MAX
+        and search.best is not None
+        and search.best > search.root_bound
+        and not search.timed_out
+    ):
+        # not proven by the first schedules: raise the tails by the exact optima of small
+        # sub-blocks (a search each), then the root bound with them
+        tail_of = _exact_tail_oracle(g, t0, time_limit)
+        if tail_of is not None:
+            raised = heads_and_tails(g, tail_of, tails_only=True)[1]
+            search.q = [max(a, b) for a, b in zip(search.q, raised, strict=True)]
+            search.root_bound = max(
+                search.root_bound, strong_lower_bound(g, (search.head, search.q))
+            )
     if (
         search.strong
         and prune
@@ -684,6 +738,52 @@ def optimal_search(
     return sched, search.events
 
 
+def _exact_tail_oracle(g: Graph, t0: float, time_limit: float | None):
+    """For :func:`~lecturekit.core.bounds.heads_and_tails`: the tail of an operation with at
+    most ``EXACT_TAIL_MAX`` descendants is at least the optimum of the sub-block of it and its
+    descendants, started in cycle 0. (Any schedule of the block, restricted to those operations
+    and shifted so that the operation issues in cycle 0, is a legal schedule of the sub-block:
+    its descendants issue no earlier than it, and fewer operations use the resources.) The
+    sub-block is searched by this engine, with the descendants' tails found so far, and its
+    proven optimum, or else its root lower bound, is returned. Only where that argument holds:
+    reservations uniform (the search is exact over issue cycles) and no negative latency."""
+    if not uniform_reservations(g) or any(lat < 0 for lat in g.delays().values()):
+        return None
+    intra = g.intra_edges()
+    budget = [EXACT_TAIL_BUDGET]
+
+    def tail_of(i: int, dist: dict[int, int], tail: list[int]) -> int | None:
+        if len(dist) > EXACT_TAIL_MAX or budget[0] <= 0:
+            return None
+        if time_limit is not None and time.perf_counter() - t0 > time_limit / 4:
+            return None
+        members = sorted(dist)
+        idx = {o: k for k, o in enumerate(members)}
+        sub = Graph(
+            [g.ops[o] for o in members],
+            [
+                Edge(idx[e.src], idx[e.dst], e.latency)
+                for e in intra
+                if e.src in idx and e.dst in idx
+            ],
+            units=dict(g.units),
+            issue_width=g.issue_width,
+            earliest=0,
+        )
+        sched, _ = _optimal_search(
+            sub,
+            time_limit=None,
+            node_limit=min(EXACT_TAIL_NODES, budget[0]),
+            engine="optsched",
+            exact_tails=False,
+            tail_floor=[tail[o] for o in members],
+        )
+        budget[0] -= sched.info["nodes"]
+        return sched.length if sched.info["proven_optimal"] else sched.info["lower_bound"]
+
+    return tail_of
+
+
 def optimal_schedule(graph, *, trace: bool = False, **options):
     """The shortest legal schedule of ``graph`` (a core Graph or a DependenceGraph), as a verified
     :class:`~lecturekit.core.Schedule` with ``algorithm="optimal"``; with ``trace=True`` the pair
@@ -693,4 +793,4 @@ def optimal_schedule(graph, *, trace: bool = False, **options):
     return (sched, events) if trace else sched
 
 
-__all__ = ["SearchEvent", "optimal_schedule", "optimal_search", "uniform_reservations"]
+__all__ = ["ENGINES", "SearchEvent", "optimal_schedule", "optimal_search", "uniform_reservations"]
