@@ -21,6 +21,20 @@ def test_pipeline_text(capsys):
     assert "peak micro-batches in flight per device: 4, 3, 2, 1" in out
 
 
+def test_a_timeline_too_wide_for_text_still_prints_the_figures(capsys):
+    """p = 32, m = 256 (issue 17's size): no text timeline, one line saying why, and the same
+    figures as the JSON."""
+    assert main(["parallel", "pipeline", "--schedule", "1f1b", "-p", "32", "-m", "256"]) == 0
+    out = capsys.readouterr().out
+    first, *rest = out.splitlines()
+    assert first.startswith("(timeline not shown: 861 time units") and "400 columns" in first
+    assert rest[0].startswith("makespan 861 ")
+    assert (
+        main(["parallel", "pipeline", "--schedule", "1f1b", "-p", "32", "-m", "256", "--json"]) == 0
+    )
+    assert json.loads(capsys.readouterr().out)["makespan"] == 861
+
+
 def test_pipeline_json_contract(capsys):
     code, out, _ = run(capsys, "pipeline", "--schedule", "zb-h1", "-p", "4", "-m", "8", "--json")
     assert code == 0

@@ -42,6 +42,10 @@ _SCHEDULE_HELP = (
 MAX_DURATION = 10**6
 
 
+#: widest text timeline printed (columns = time units)
+TIMELINE_COLUMNS = 400
+
+
 def _positive(text: str, name: str) -> float:
     """A finite number > 0 written as 300e9, 300B, 2.5e11, ... (at most 10^30)."""
     value = validate.parse_count(text, name, 0, 1e30)
@@ -339,16 +343,29 @@ def _default_durations(args) -> None:
             setattr(args, k, unit)
 
 
+def _timeline(run) -> str:
+    """The text timeline, or, when it is wider than the text view allows (p = 32, m = 256),
+    one line saying so: the figures that follow it do not depend on it."""
+    from ..viz.timeline import timeline_text
+
+    width = run.last - run.first + 1  # as viz.timeline.grid lays it out
+    if width > TIMELINE_COLUMNS:
+        return (
+            f"(timeline not shown: {width} time units, more than the text view's "
+            f"{TIMELINE_COLUMNS} columns; --json gives every pass's start)"
+        )
+    return timeline_text(run, max_width=TIMELINE_COLUMNS)
+
+
 def run_pipeline(args) -> int:
     from ..llm.pipeline_parallel import compare_schedules, pipeline_schedule
-    from ..viz.timeline import timeline_text
 
     if getattr(args, "import_file", None):
         run = _imported(args)
         if args.json:
             _print_json(run.to_dict())
             return 0
-        print(timeline_text(run))
+        print(_timeline(run))
         print(f"makespan {run.makespan} (lower bounds: {run.lower_bounds}), ideal {run.ideal}")
         print(
             "peak micro-batches in flight per device: "
@@ -388,7 +405,7 @@ def run_pipeline(args) -> int:
     if args.json:
         _print_json(run.to_dict())
         return 0
-    print(timeline_text(run))
+    print(_timeline(run))
     print(f"makespan {run.makespan} (lower bounds: {run.lower_bounds}), ideal {run.ideal}")
     print(
         f"bubble {run.bubble_fraction:.1%} of p x makespan; bubble / ideal = "
