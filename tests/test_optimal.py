@@ -264,6 +264,21 @@ def test_exact_tails_of_small_sub_blocks_never_exceed_the_optimum(seed, size, ma
     assert strong_lower_bound(g, plain) <= strong_lower_bound(g, (head, tail)) <= best
 
 
+def test_forward_backward_improvement_as_a_first_incumbent():
+    # a 14-instruction dual block: the greedy descents end one cycle above the root bound; with
+    # a long (or no) time limit the improved list heuristic meets it and no node is searched,
+    # within 1 s the search itself finds the same optimum
+    g = analyze(random_block(5, size=14, registers=16), "dual").graph
+    long = optimal_schedule(g, engine="optsched", time_limit=None)
+    short = optimal_schedule(g, engine="optsched", time_limit=1)
+    for s in (long, short):
+        verify(g, s)
+        assert s.info["proven_optimal"] and s.length == s.info["lower_bound"]
+    assert long.length == short.length == optimal_schedule(g).length
+    assert long.info["initial"] == long.length and long.info["nodes"] == 0
+    assert short.info["initial"] == short.length + 1 and short.info["nodes"] > 0
+
+
 def test_exact_tails_raise_the_root_bound_to_the_optimum():
     # random block 3 on the lecture machine: the relaxed one-resource bounds stop one cycle
     # short (they may split the 3-cycle mul); the exact tail of the sub-block below the first

@@ -100,6 +100,10 @@ RANDOM_DIVES = 8
 EXACT_TAIL_MAX = 20
 EXACT_TAIL_NODES = 2000
 EXACT_TAIL_BUDGET = 40_000
+#: engine="optsched" with a time limit of at least this many seconds (or none): when the
+#: descents miss the root bound, the improved list heuristic (forward-backward improvement) is
+#: one more first incumbent; it cannot be interrupted, so not within short limits
+IMPROVED_MIN_LIMIT = 5.0
 #: the engines :func:`optimal_search` accepts (the optimal-search widget offers these)
 ENGINES = ("classic", "optsched")
 
@@ -514,7 +518,9 @@ def optimal_search(
     * **a cheap first incumbent**: greedy descents of the search itself (the ready operation that
       issues first, ties by tail, by height, by tail then head, or by descendants, then a few by
       tail with ties broken at random, seeded) instead of the traced list schedules, which cost
-      more than the whole search on a 100-instruction block;
+      more than the whole search on a 100-instruction block; when they miss the root bound and
+      the time limit is at least ``IMPROVED_MIN_LIMIT`` (or none), also the improved list
+      heuristic's forward-backward improvement, which packs wide blocks' issue slots better;
     * **symmetry and cheaper nodes**: two operations that could issue in the same cycle in either
       order are tried in one order only; the history table is consulted before the bounds, the
       bottleneck resource's bound is computed first, and operands' arrival cycles are kept up
@@ -639,6 +645,20 @@ def _optimal_search(
                     break
                 length, order = search.dive(key)
                 if search.best is None or length < search.best:
+                    search.best, search.best_order = length, order
+                    initial_length = length
+            if (
+                search.best > search.root_bound
+                and (time_limit is None or time_limit >= IMPROVED_MIN_LIMIT)
+                and not search.out_of_time()
+            ):
+                # forward-backward improvement packs the issue slots better than greedy
+                # descents on wide blocks whose bound is tight
+                from .list_sched import improved_schedule
+
+                order = improved_schedule(g, pilot=False).order
+                length = evaluate(g, order).length
+                if length < search.best:
                     search.best, search.best_order = length, order
                     initial_length = length
         for name in PRIORITIES:
