@@ -276,6 +276,18 @@ def attacks(build: Path) -> dict[str, tuple[object, dict[str, float]]]:
         exercise_with(PS04, {}, [("descendants", wrappers)]),
         {},
     )
+    # plain misbehaviour, each breaking only itself: a cell that raises, one that never ends,
+    # one that deletes every file it can reach from its directory
+    deletes = (
+        "import os, shutil\n"
+        "for name in os.listdir('..'):\n"
+        "    shutil.rmtree(os.path.join('..', name), ignore_errors=True)\n"
+        "for name in os.listdir('.'):\n"
+        "    os.remove(name)"
+    )
+    out["k_raises"] = (exercise_with(PS04, {}, [("", "raise RuntimeError('boom')")]), {})
+    out["l_loops"] = (exercise_with(PS04, {}, [("", "while True:\n    pass")]), {})
+    out["m_deletes"] = (exercise_with(PS04, {}, [("", deletes)]), {})
     return out
 
 
@@ -287,8 +299,10 @@ def test_attacks_score_what_they_deserve_and_touch_nothing(build, tmp_path):
     cases = attacks(build)
     for name, (nb, _) in cases.items():
         nbformat.write(nb, str(folder / f"{name}.ipynb"))
+    keep = tmp_path / "instructor_file.txt"  # beside the submissions' folder
+    keep.write_text("do not delete")
     # the files the attacks go for (other problem sets may be edited by others while this runs)
-    watched = [PS04, ROOT / "exercises" / PS04.name, build]
+    watched = [PS04, ROOT / "exercises" / PS04.name, build, keep]
     before = fingerprint(*watched)
     grades, rows = grade(
         PS04, folder, build, tmp_path, cell_timeout=10, question_timeout=15, jobs=2
@@ -303,6 +317,9 @@ def test_attacks_score_what_they_deserve_and_touch_nothing(build, tmp_path):
         assert g.scores == pytest.approx(want), (name, g.notes)
         assert float(rows[f"{name}.ipynb"]["total"]) == pytest.approx(sum(want.values()))
     assert any("timed out" in n for n in grades["h_runaway_after_q1.ipynb"].notes)
+    assert any("timed out" in n for n in grades["l_loops.ipynb"].notes)
+    assert grades["k_raises.ipynb"].errors >= 1
+    assert len(rows) == len(cases) + 1
     wraps = grades["j_wraps_the_library.ipynb"].notes
     assert any("q2 may not use lecturekit.core.bounds.heights" in n for n in wraps), wraps
     assert any("q5 may not use lecturekit.core.list_sched._descendant_counts" in n for n in wraps)
