@@ -11,11 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lecturekit.core import Edge, Graph, Operation, Reservation, evaluate, verify
-from lecturekit.core.bounds import heads_and_tails, lower_bound, strong_lower_bound
+from lecturekit.core.bounds import heads_and_tails, heights, lower_bound, strong_lower_bound
 from lecturekit.core.list_sched import PRIORITIES, list_schedule
 from lecturekit.core.optimal import (
     ENGINES,
     _exact_tail_oracle,
+    _Search,
     optimal_schedule,
     optimal_search,
     uniform_reservations,
@@ -265,18 +266,20 @@ def test_exact_tails_of_small_sub_blocks_never_exceed_the_optimum(seed, size, ma
 
 
 def test_forward_backward_improvement_as_a_first_incumbent():
-    # a 14-instruction dual block: the greedy descents end one cycle above the root bound; with
-    # a long (or no) time limit the improved list heuristic meets it and no node is searched,
-    # within 1 s the search itself finds the same optimum
+    # a 14-instruction dual block: the greedy descents by tail and by height end one cycle above
+    # the root bound; forward-backward rounds of descents (within 1 s: the improved list
+    # heuristic needs a longer limit) meet it, so no node is searched
     g = analyze(random_block(5, size=14, registers=16), "dual").graph
-    long = optimal_schedule(g, engine="optsched", time_limit=None)
-    short = optimal_schedule(g, engine="optsched", time_limit=1)
-    for s in (long, short):
+    search = _Search(g, prune=True, dominance=True, time_limit=None, node_limit=None, strong=True)
+    classic = optimal_schedule(g, time_limit=None)  # the classic engine's proven optimum
+    best = classic.length
+    assert classic.info["proven_optimal"]
+    assert search.dive(search.q)[0] == search.dive(heights(g))[0] == best + 1
+    for limit in (1, None):
+        s = optimal_schedule(g, engine="optsched", time_limit=limit)
         verify(g, s)
-        assert s.info["proven_optimal"] and s.length == s.info["lower_bound"]
-    assert long.length == short.length == optimal_schedule(g).length
-    assert long.info["initial"] == long.length and long.info["nodes"] == 0
-    assert short.info["initial"] == short.length + 1 and short.info["nodes"] > 0
+        assert s.info["proven_optimal"] and s.length == s.info["lower_bound"] == best
+        assert s.info["initial"] == best and s.info["nodes"] == 0
 
 
 def test_exact_tails_raise_the_root_bound_to_the_optimum():

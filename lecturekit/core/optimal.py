@@ -100,6 +100,10 @@ RANDOM_DIVES = 8
 EXACT_TAIL_MAX = 20
 EXACT_TAIL_NODES = 2000
 EXACT_TAIL_BUDGET = 40_000
+#: engine="optsched": descents improved by forward-backward rounds (each round a descent by the
+#: latest starts of the previous one, right-justified), from this many random descents, at most
+#: this many rounds each, while the descents take under a tenth of the time limit
+FBI_STARTS, FBI_ROUNDS = 16, 8
 #: engine="optsched" with a time limit of at least this many seconds (or none): when the
 #: descents miss the root bound, the improved list heuristic (forward-backward improvement) is
 #: one more first incumbent; it cannot be interrupted, so not within short limits
@@ -647,20 +651,6 @@ def _optimal_search(
                 if search.best is None or length < search.best:
                     search.best, search.best_order = length, order
                     initial_length = length
-            if (
-                search.best > search.root_bound
-                and (time_limit is None or time_limit >= IMPROVED_MIN_LIMIT)
-                and not search.out_of_time()
-            ):
-                # forward-backward improvement packs the issue slots better than greedy
-                # descents on wide blocks whose bound is tight
-                from .list_sched import improved_schedule
-
-                order = improved_schedule(g, pilot=False).order
-                length = evaluate(g, order).length
-                if length < search.best:
-                    search.best, search.best_order = length, order
-                    initial_length = length
         for name in PRIORITIES:
             if long_block or search.strong:  # the descents above stand in for them
                 break
@@ -703,6 +693,59 @@ def _optimal_search(
             if flow_feasible(g, search.head, search.q, search.root_bound):
                 break
             search.root_bound += 1
+    if (
+        search.strong
+        and initial
+        and n <= LIST_IN_SEARCH_MAX
+        and search.best is not None
+        and search.best > search.root_bound
+        and not search.timed_out
+    ):
+        # still above the (raised) root bound: better first incumbents for wide blocks
+        from .list_sched import improved_schedule, right_justify
+
+        rng = random.Random(n + 1)
+        t1 = time.perf_counter()
+
+        for _ in range(FBI_STARTS):
+            # forward-backward improvement with the search's own descents: from a random
+            # descent, one by the latest starts of the last (right-justified), while no worse
+            if (
+                search.best <= search.root_bound
+                or search.out_of_time()
+                or time_limit is not None
+                and time.perf_counter() - t1 > time_limit / 10
+            ):
+                break
+            length, order = search.dive([q * 64 + rng.randrange(64) for q in search.key])
+            for _round in range(FBI_ROUNDS):
+                if length < search.best:
+                    search.best, search.best_order = length, order
+                    initial_length = length
+                if length <= search.root_bound:
+                    break
+                late = right_justify(g, evaluate(g, order))
+                if late is None:
+                    break
+                length2, order2 = search.dive([-t * 64 + rng.randrange(64) for t in late])
+                if length2 > length:
+                    break
+                length, order = length2, order2
+            if length < search.best:
+                search.best, search.best_order = length, order
+                initial_length = length
+        if (
+            search.best > search.root_bound
+            and (time_limit is None or time_limit >= IMPROVED_MIN_LIMIT)
+            and not search.out_of_time()
+        ):
+            # forward-backward improvement packs the issue slots better than greedy
+            # descents on wide blocks whose bound is tight
+            order = improved_schedule(g, pilot=False).order
+            length = evaluate(g, order).length
+            if length < search.best:
+                search.best, search.best_order = length, order
+                initial_length = length
     search.event("start", f"lower bound {search.root_bound}; list scheduling gives {search.best}")
     if n > MAX_DEPTH:  # the depth-first search recurses once per instruction
         search.timed_out = True
