@@ -67,8 +67,8 @@ def register(sub) -> None:
         help="with --algorithm optimal: the chapter's branch and bound (classic) or the "
         "OptSched-style search over the same tree (both use history domination) with "
         "stronger bounds: resource-constrained heads and tails, exact tails of small "
-        "sub-blocks, a flow relaxation at the root, greedy descents (and forward-backward "
-        "improvement with a time limit of 5 s or more) for the first schedule "
+        "sub-blocks, a flow relaxation at the root, greedy descents and forward-backward "
+        "improvement for the first schedule "
         "(default: classic)",
     )
     p.add_argument(

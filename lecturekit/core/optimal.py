@@ -522,9 +522,11 @@ def optimal_search(
     * **a cheap first incumbent**: greedy descents of the search itself (the ready operation that
       issues first, ties by tail, by height, by tail then head, or by descendants, then a few by
       tail with ties broken at random, seeded) instead of the traced list schedules, which cost
-      more than the whole search on a 100-instruction block; when they miss the root bound and
-      the time limit is at least ``IMPROVED_MIN_LIMIT`` (or none), also the improved list
-      heuristic's forward-backward improvement, which packs wide blocks' issue slots better;
+      more than the whole search on a 100-instruction block; when they miss the root bound
+      (raised by the exact tails and the flow relaxation below), forward-backward rounds of
+      descents (each by the right-justified latest starts of the last; ``FBI_STARTS`` x
+      ``FBI_ROUNDS``) and, with a time limit of at least ``IMPROVED_MIN_LIMIT`` (or none), the
+      improved list heuristic: they pack wide blocks' issue slots better;
     * **symmetry and cheaper nodes**: two operations that could issue in the same cycle in either
       order are tried in one order only; the history table is consulted before the bounds, the
       bottleneck resource's bound is computed first, and operands' arrival cycles are kept up
