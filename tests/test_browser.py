@@ -83,7 +83,7 @@ KERNEL_TIMEOUT = 180_000  # kernel started and idle
 RUN_TIMEOUT = 420_000  # all cells (a chapter runs "well under a minute" with nbconvert)
 WIDGET_TIMEOUT = 120_000  # every widget view rendered
 STEP_TIMEOUT = 60.0  # one click of a step control, until the display settles
-MAX_STEPPERS = 8  # steppers clicked per chapter (each costs a kernel round trip)
+MAX_STEPPERS = 6  # steppers clicked per chapter (each costs a kernel round trip)
 
 HARNESS = "00_browser_harness.ipynb"
 PLANTED = "00_browser_planted_failures.ipynb"
@@ -305,11 +305,11 @@ def _settle(page, before: dict, read, timeout: float = STEP_TIMEOUT) -> dict:
         now = read()
         if now != before and page.evaluate(JS_KERNEL_IDLE):
             if now == last:
-                if time.monotonic() - stable_since > 0.6:
+                if time.monotonic() - stable_since > 0.5:
                     return now
             else:
                 last, stable_since = now, time.monotonic()
-        page.wait_for_timeout(250)
+        page.wait_for_timeout(150)
     return read()
 
 
@@ -390,12 +390,12 @@ def _screenshot(page, name: str) -> Path:
       return outer.scrollHeight;
     }"""
     page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
-    page.wait_for_timeout(500)
+    page.wait_for_timeout(300)
     height = page.evaluate(js_scroll_top) + 160
     page.set_viewport_size({"width": 1400, "height": max(800, min(int(height), 16000))})
-    page.wait_for_timeout(1000)
+    page.wait_for_timeout(600)
     page.evaluate(js_scroll_top)
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(200)
     page.screenshot(path=str(path), timeout=60_000)
     return path
 
