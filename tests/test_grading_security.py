@@ -304,9 +304,7 @@ def test_attacks_score_what_they_deserve_and_touch_nothing(build, tmp_path):
     # the files the attacks go for (other problem sets may be edited by others while this runs)
     watched = [PS04, ROOT / "exercises" / PS04.name, build, keep]
     before = fingerprint(*watched)
-    grades, rows = grade(
-        PS04, folder, build, tmp_path, cell_timeout=5, question_timeout=10, jobs=2
-    )
+    grades, rows = grade(PS04, folder, build, tmp_path, cell_timeout=5, question_timeout=10, jobs=2)
     assert fingerprint(*watched) == before, "the run changed an instructor file"
     full = points(PS04)
     assert grades["z_good.ipynb"].scores == pytest.approx(full), grades["z_good.ipynb"].notes
