@@ -542,3 +542,26 @@ def test_cli_schedule_prints_the_filled_block(tmp_path, capsys):
     assert main(["schedule", str(block), "-M", str(machine), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["schedule"]["issue"] == [2, 3, 4, 5] and "delay_slot" in data["schedule"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    size=st.integers(1, 25),
+    machine=st.sampled_from(["lecture", "dual", "classic5"]),
+    priority=st.sampled_from(["height", "descendants", "bottleneck", "height_descendants"]),
+    lookahead=st.sampled_from([0, 2]),
+)
+def test_a_schedule_without_its_trace_is_the_traced_schedule(
+    seed, size, machine, priority, lookahead
+):
+    """list_schedule (no trace asked for) skips the steps, nothing else: the same starts, issue
+    order, reasons and info as the traced run."""
+    from lecturekit.core.list_sched import list_schedule, list_schedule_trace
+
+    d = analyze(random_block(seed, size=size, registers=6), machine)
+    plain = list_schedule(d, priority, lookahead=lookahead)
+    traced, steps = list_schedule_trace(d, priority, lookahead=lookahead)
+    assert steps and list_schedule_trace(d, priority, record=False, lookahead=lookahead)[1] == []
+    assert (plain.start, plain.order, plain.reasons) == (traced.start, traced.order, traced.reasons)
+    assert plain.info == traced.info

@@ -520,7 +520,7 @@ def fill_delay_slot(graph, priority: str | Callable = "height", *, lookahead: in
     best = None
     for i in candidates:
         block = analyze(rewritten(i), dg.machine)
-        length = list_schedule_trace(block, priority, lookahead=lookahead)[0].length
+        length = list_schedule_trace(block, priority, lookahead=lookahead, record=False)[0].length
         if best is None or length < best[0]:
             best = (length, i, block)
     _length, i, block = best
@@ -536,20 +536,27 @@ def fill_delay_slot(graph, priority: str | Callable = "height", *, lookahead: in
 
 
 def list_schedule_trace(
-    graph, priority: str | Callable = "height", *, lookahead: int = 0, values=None
+    graph,
+    priority: str | Callable = "height",
+    *,
+    lookahead: int = 0,
+    values=None,
+    record: bool = True,
 ) -> tuple[Schedule, list[ListStep]]:
     """List-schedule ``graph`` and return the schedule and one :class:`ListStep` per cycle.
 
     ``lookahead`` (cycles, default 0: the classic non-delay scheduler) lets a ready operation
     be held back when it would block a higher-priority operation arriving within that many
     cycles (module docstring). ``values`` (internal) gives precomputed priority values for a
-    named priority."""
+    named priority. ``record=False`` makes the same schedule without the steps (an empty list):
+    a step lists every waiting operation and every ready cycle, most of the work on a block
+    whose trace nobody reads."""
     lookahead = _check_lookahead(lookahead)
     slot = None
     if values is None and type(graph).__name__ == "DependenceGraph":  # a block, not a bare graph
         slot = fill_delay_slot(graph, priority, lookahead=lookahead)
     if slot is not None:
-        sched, steps = list_schedule_trace(slot.block, priority, lookahead=lookahead)
+        sched, steps = list_schedule_trace(slot.block, priority, lookahead=lookahead, record=record)
         sched.info["delay_slot"] = slot.message
         if steps:
             steps[0].message = f"{slot.message}. {steps[0].message}"
@@ -697,46 +704,47 @@ def list_schedule_trace(
             for r in g.ops[choice].reservations:
                 for c in range(t + r.offset, t + r.offset + r.cycles):
                     unit_used[(r.unit, c)] += 1
-        waiting = sorted(
-            (j, at)
-            for j in range(n)
-            if j not in start and (at := operands_at(j)) is not None and at > t
-        )
-        ready_list = sorted(seen_ready.items(), key=lambda item: key(item[0]))
-        for j in seen_ready:
-            if j not in start and j not in reasons:
-                reasons[j] = f"issue width {g.issue_width} used up"
-        if chosen:
-            message = f"cycle {t}: issue " + ", ".join(
-                f"{g.label(j)} ({reasons[j]})" for j in chosen
+        if record:
+            waiting = sorted(
+                (j, at)
+                for j in range(n)
+                if j not in start and (at := operands_at(j)) is not None and at > t
             )
-            left = [j for j, _ in ready_list if j not in chosen]
-            if left:
-                message += "; not issued: " + ", ".join(
-                    f"{g.label(j)} ({reasons[j]})" for j in left
+            ready_list = sorted(seen_ready.items(), key=lambda item: key(item[0]))
+            for j in seen_ready:
+                if j not in start and j not in reasons:
+                    reasons[j] = f"issue width {g.issue_width} used up"
+            if chosen:
+                message = f"cycle {t}: issue " + ", ".join(
+                    f"{g.label(j)} ({reasons[j]})" for j in chosen
                 )
-        elif ready_list:
-            message = f"cycle {t}: stall: ready but blocked: " + ", ".join(
-                f"{g.label(j)} ({reasons[j]})" for j, _ in ready_list
+                left = [j for j, _ in ready_list if j not in chosen]
+                if left:
+                    message += "; not issued: " + ", ".join(
+                        f"{g.label(j)} ({reasons[j]})" for j in left
+                    )
+            elif ready_list:
+                message = f"cycle {t}: stall: ready but blocked: " + ", ".join(
+                    f"{g.label(j)} ({reasons[j]})" for j, _ in ready_list
+                )
+            else:
+                parts = [f"{g.label(j)} waits until cycle {at}" for j, at in waiting]
+                message = f"cycle {t}: nothing ready: stall" + (
+                    " (" + "; ".join(parts) + ")" if parts else ""
+                )
+            steps.append(
+                ListStep(
+                    cycle=t,
+                    ready=ready_list,
+                    chosen=chosen,
+                    reasons=reasons,
+                    waiting=waiting,
+                    scheduled=scheduled_before,
+                    message=message,
+                    start=dict(start),
+                    ready_at={j: bound_by_placed(j) for j in range(n)},
+                )
             )
-        else:
-            parts = [f"{g.label(j)} waits until cycle {at}" for j, at in waiting]
-            message = f"cycle {t}: nothing ready: stall" + (
-                " (" + "; ".join(parts) + ")" if parts else ""
-            )
-        steps.append(
-            ListStep(
-                cycle=t,
-                ready=ready_list,
-                chosen=chosen,
-                reasons=reasons,
-                waiting=waiting,
-                scheduled=scheduled_before,
-                message=message,
-                start=dict(start),
-                ready_at={j: bound_by_placed(j) for j in range(n)},
-            )
-        )
         t += 1
     sched = Schedule(
         g,
@@ -810,8 +818,9 @@ def list_schedule(
     with ``+lookahead<W>`` when ``lookahead=W > 0``); with ``trace=True``, the pair
     ``(schedule, steps)``.
     """
-    sched, steps = list_schedule_trace(graph, priority, lookahead=lookahead)
-    return (sched, steps) if trace else sched
+    if not trace:
+        return list_schedule_trace(graph, priority, lookahead=lookahead, record=False)[0]
+    return list_schedule_trace(graph, priority, lookahead=lookahead)
 
 
 #: the candidates :func:`improved_schedule` tries: every priority, non-delay and lookahead 2
@@ -997,7 +1006,7 @@ def improved_schedule(graph, *, trace: bool = False, rounds: int = 4, pilot: boo
     for p in IMPROVED_PRIORITIES:
         values = resolve_priority(g, p)
         for w in IMPROVED_LOOKAHEADS:
-            sched, steps = list_schedule_trace(g, p, lookahead=w, values=values)
+            sched, steps = list_schedule_trace(g, p, lookahead=w, values=values, record=trace)
             consider(sched.algorithm.removeprefix("list:"), sched, steps)
             if best[1].length <= bound:
                 break
@@ -1022,7 +1031,9 @@ def improved_schedule(graph, *, trace: bool = False, rounds: int = 4, pilot: boo
         )
         before = best[1].length
         for w in IMPROVED_LOOKAHEADS:
-            sched, steps = list_schedule_trace(g, values[2].name, lookahead=w, values=values)
+            sched, steps = list_schedule_trace(
+                g, values[2].name, lookahead=w, values=values, record=trace
+            )
             consider(f"justified{r}" + (f"+lookahead{w}" if w else ""), sched, steps)
         if best[1].length >= before:
             break
@@ -1042,7 +1053,7 @@ def improved_schedule(graph, *, trace: bool = False, rounds: int = 4, pilot: boo
                 lambda v: f"earliest pilot pick {_fmt(-float(v))}",
             ),
         )
-        sched, steps = list_schedule_trace(g, "pilot", values=values)
+        sched, steps = list_schedule_trace(g, "pilot", values=values, record=trace)
         consider(f"pilot:{base}", sched, steps)
     label, sched, steps = best
     sched.algorithm = "list:improved"
