@@ -38,6 +38,8 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_configure(config):
+    if not hasattr(config, "workerinput"):  # once, in the controller (or the only process)
+        _compile_lecturekit()
     config.addinivalue_line(
         "markers",
         "browser: runs the chapters in JupyterLab in headless Chromium (deselect with "
@@ -47,3 +49,16 @@ def pytest_configure(config):
 
 # planted submissions are graded by tests/test_grading.py, not validated as chapters by nbval
 collect_ignore_glob = ["data/*"]
+
+
+def _compile_lecturekit() -> None:
+    """Write lecturekit's bytecode once before the run. The suite starts hundreds of Python
+    processes that import lecturekit (notebook kernels, grading sandboxes, CLI runs); where
+    PYTHONDONTWRITEBYTECODE is set (this project's CI image sets it) none of them can cache its
+    compiled modules, and each would compile them again. (``__pycache__`` is ignored by git; the
+    grading sandbox's restricted copy of the package is made without it.)"""
+    import compileall
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parents[1] / "lecturekit"
+    compileall.compile_dir(str(package), quiet=1)
