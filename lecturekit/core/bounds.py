@@ -287,6 +287,22 @@ def _relaxed_max(graph: Graph, jobs: Iterable[tuple[int, int, int]]) -> int | No
     return best
 
 
+def _longest_paths(start: int, adjacency, order) -> dict[int, int]:
+    """The longest latency path between ``start`` and every operation reachable from it along
+    ``adjacency`` (predecessors: its ancestors; successors: its descendants); ``order`` visits
+    ``start`` first and every operation after those that lead to it (a topological order, or
+    its reverse)."""
+    dist = {start: 0}
+    for u in order:
+        du = dist.get(u)
+        if du is None:
+            continue
+        for v, lat in adjacency[u]:
+            if dist.get(v, du + lat - 1) < du + lat:
+                dist[v] = du + lat
+    return dist
+
+
 def heads_and_tails(
     graph, tail_of=None, *, tails_only: bool = False
 ) -> tuple[list[int], list[int]]:
@@ -326,15 +342,7 @@ def heads_and_tails(
     for pos, j in enumerate([] if tails_only else topo):
         for s, lat in preds[j]:
             head[j] = max(head[j], head[s] + lat)
-        dist = {j: 0}  # longest latency path from each ancestor to j
-        for k in range(pos, -1, -1):
-            u = topo[k]
-            du = dist.get(u)
-            if du is None:
-                continue
-            for s, lat in preds[u]:
-                if dist.get(s, du + lat - 1) < du + lat:
-                    dist[s] = du + lat
+        dist = _longest_paths(j, preds, (topo[k] for k in range(pos, -1, -1)))  # to j
         if len(dist) > 1:
             v = _relaxed_max(g, ((i, head[i], d) for i, d in dist.items()))
             head[j] = max(head[j], v)
@@ -342,15 +350,7 @@ def heads_and_tails(
         i = topo[pos]
         for d, lat in succs[i]:
             tail[i] = max(tail[i], lat + tail[d])
-        dist = {i: 0}  # longest latency path from i to each descendant
-        for k in range(pos, n):
-            u = topo[k]
-            du = dist.get(u)
-            if du is None:
-                continue
-            for d, lat in succs[u]:
-                if dist.get(d, du + lat - 1) < du + lat:
-                    dist[d] = du + lat
+        dist = _longest_paths(i, succs, (topo[k] for k in range(pos, n)))  # from i
         if len(dist) > 1:
             v = _relaxed_max(g, ((j, d, tail[j]) for j, d in dist.items()))
             tail[i] = max(tail[i], v)

@@ -497,12 +497,7 @@ def _squeeze(slots: list[list[list[int]]], p: int, with_w: bool) -> list[list[li
     m = len(slots[0][0])
     taken: list[set[int]] = [set() for _ in range(p)]
     phase = 0  # 0 warm-up, 1 steady state (left alone), 2 cool-down
-    events = sorted(
-        (t, d, kind, k)
-        for d in range(p)
-        for kind, ts in enumerate(slots[d])
-        for k, t in enumerate(ts)
-    )
+    events = _slot_events(slots, p)
     for t0, d, kind, k in events:
         mine = slots[d]
         if phase == 0 and kind == _B0 and d == 0:  # the first micro-batch is through
@@ -534,17 +529,22 @@ def _squeeze(slots: list[list[list[int]]], p: int, with_w: bool) -> list[list[li
     return _asap(slots, p)
 
 
-def _asap(slots: list[list[list[int]]], p: int) -> list[list[list[int]]]:
-    """Each device's passes in slot order, each as soon as its inputs allow, one slot each."""
-    done: dict[tuple[int, int, int], int] = {}
-    free = [0] * p
-    out = [[[0] * len(ts) for ts in x] for x in slots]
-    events = sorted(
+def _slot_events(slots: list[list[list[int]]], p: int) -> list[tuple[int, int, int, int]]:
+    """Every pass as ``(slot, device, kind, micro-batch)``, in slot order (ties by device)."""
+    return sorted(
         (t, d, kind, k)
         for d in range(p)
         for kind, ts in enumerate(slots[d])
         for k, t in enumerate(ts)
     )
+
+
+def _asap(slots: list[list[list[int]]], p: int) -> list[list[list[int]]]:
+    """Each device's passes in slot order, each as soon as its inputs allow, one slot each."""
+    done: dict[tuple[int, int, int], int] = {}
+    free = [0] * p
+    out = [[[0] * len(ts) for ts in x] for x in slots]
+    events = _slot_events(slots, p)
     for _, d, kind, k in events:
         t = free[d]
         if kind in (_F0, _B1) and d > 0:
