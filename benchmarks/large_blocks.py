@@ -1,13 +1,13 @@
 """Benchmark: dependence analysis and simulation of long blocks (issue 16, Build item 5).
 
 Target: near-linear in block length, 5,000 instructions in <= 2 s, 50,000 in <= 20 s, memory
-<= 1 GB. For random blocks (``lecturekit.randomblocks.random_block``: six registers, loads and
+<= 1 GB. For random blocks (``lecturekit.asm.random_blocks.random_block``: six registers, loads and
 stores through two base registers, so many accesses alias) of each size it prints the median
 seconds over several runs of
 
 * ``parse``: text to instructions,
-* ``deps``: :func:`lecturekit.deps.analyze` (edges, latencies, the core's graph),
-* ``simulate``: :func:`lecturekit.pipeline.simulate` in program order, cycle by cycle,
+* ``deps``: :func:`lecturekit.target.deps.analyze` (edges, latencies, the core's graph),
+* ``simulate``: :func:`lecturekit.target.pipeline.simulate` in program order, cycle by cycle,
 * ``critical``: the critical path of the dependence graph,
 * ``list`` (with ``--list``): list scheduling by height,
 
@@ -29,10 +29,10 @@ import statistics
 import time
 import tracemalloc
 
-from lecturekit.deps import analyze
-from lecturekit.isa import parse
-from lecturekit.pipeline import simulate
-from lecturekit.randomblocks import random_block
+from lecturekit.asm import parse
+from lecturekit.asm.random_blocks import random_block
+from lecturekit.target.deps import analyze
+from lecturekit.target.pipeline import simulate
 
 
 def stages(text: str, machine: str, with_list: bool) -> dict[str, float]:

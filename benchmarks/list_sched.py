@@ -23,10 +23,10 @@ import argparse
 import statistics
 import time
 
+from lecturekit.asm.random_blocks import random_block
 from lecturekit.core.list_sched import improved_schedule, list_schedule
 from lecturekit.core.optimal import optimal_schedule
-from lecturekit.deps import analyze
-from lecturekit.randomblocks import random_block
+from lecturekit.target.deps import analyze
 
 SIZES = (6, 10, 15, 20, 30, 40)
 MACHINES = ("lecture", "dual")

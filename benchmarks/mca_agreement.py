@@ -4,9 +4,9 @@ For each core (rocket-rv64, sifive-7-rv64), N random straight-line RV64 integer 
 instructions (ALU, loads, stores, multiplies, divides; 9 registers, so there are many
 dependences) are simulated by lecturekit on the preset and by llvm-mca on the same core, one
 iteration. Printed: the share of blocks with equal cycles, the largest difference, the blocks
-in the class where the two models are meant to coincide (lecturekit.real.coinciding), and a
-count of the disagreeing blocks showing each named cause (lecturekit.real.MODEL_DIFFERENCES), and
-how often lecturekit's latencies with llvm-mca's own in-order rules (real.llvm_inorder_issue)
+in the class where the two models are meant to coincide (lecturekit.target.real.coinciding), and a
+count of the disagreeing blocks showing each named cause (lecturekit.target.real.MODEL_DIFFERENCES),
+and how often lecturekit's latencies with llvm-mca's own in-order rules (real.llvm_inorder_issue)
 reproduce llvm-mca's issue cycles exactly.
 
     python benchmarks/mca_agreement.py [N] [SEED]
@@ -18,7 +18,7 @@ import sys
 import time
 from collections import Counter
 
-from lecturekit import real
+from lecturekit.target import real
 
 
 def main(n: int = 200, seed: int = 0) -> None:

@@ -32,10 +32,10 @@ import argparse
 import statistics
 import time
 
+from lecturekit.asm.random_blocks import random_block
 from lecturekit.core import verify
 from lecturekit.core.optimal import optimal_schedule
-from lecturekit.deps import analyze
-from lecturekit.randomblocks import random_block
+from lecturekit.target.deps import analyze
 
 MACHINES = ("lecture", "dual")
 #: (registers, sizes, time limit in seconds): the issue's two targets

@@ -118,7 +118,7 @@ def main(argv=None) -> None:
         "matplotlib",
         "ipywidgets",
         "numpy",
-        "lecturekit.real",
+        "lecturekit.target.real",
         "lecturekit.llm",
         "lecturekit.core.list_sched",
         "lecturekit.core.optimal",

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from lecturekit.errors import LectureKitError
 from lecturekit.loops.unroll import program_order_cycles, unroll
-from lecturekit.machine import get_machine
+from lecturekit.target.machine import get_machine
 
 INTEGER = """loop: lw   $t0, 0($s1)
       mul  $t4, $t0, $s2

@@ -23,7 +23,7 @@ removed the mark.
 A problem set's file also translates what a student reads when a check fails: ``messages`` lists
 each assertion message of the public tests (an f-string message as its template, ``{}`` where a
 value goes) with its translation. :func:`build_one` stores them in the Chinese notebook's metadata,
-where ``lecturekit.check.Grader`` finds them; :func:`translate_message` applies them.
+where ``lecturekit.grading.check.Grader`` finds them; :func:`translate_message` applies them.
 """
 
 from __future__ import annotations

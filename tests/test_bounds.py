@@ -8,6 +8,7 @@ from conftest import SIX_BLOCK
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lecturekit.asm.random_blocks import random_block
 from lecturekit.core import Edge, Graph, Operation, Reservation, evaluate
 from lecturekit.core.bounds import (
     alap,
@@ -25,8 +26,7 @@ from lecturekit.core.bounds import (
     unit_bounds,
 )
 from lecturekit.core.search_space import brute_force_optimal
-from lecturekit.deps import analyze
-from lecturekit.randomblocks import random_block
+from lecturekit.target.deps import analyze
 
 
 def test_six_block_critical_path_is_ten():

@@ -3,8 +3,8 @@ the lecture preset keeps a 3-cycle multiply, and the point holds with either."""
 
 from dataclasses import replace
 
-from lecturekit.machine import preset
-from lecturekit.pipeline import simulate
+from lecturekit.target.machine import preset
+from lecturekit.target.pipeline import simulate
 
 TIMES_TWO = "muli $t1, $t0, 2\nadd  $t2, $t1, $t3"
 DOUBLED = "add  $t1, $t0, $t0\nadd  $t2, $t1, $t3"

@@ -6,10 +6,10 @@ import json
 import pytest
 from conftest import SIX_BLOCK
 
+from lecturekit.asm.random_blocks import random_block
 from lecturekit.cli import main
 from lecturekit.core import verify
-from lecturekit.deps import analyze
-from lecturekit.randomblocks import random_block
+from lecturekit.target.deps import analyze
 
 
 @pytest.fixture

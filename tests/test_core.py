@@ -92,7 +92,7 @@ def test_streams_run_in_parallel_and_deadlock_is_named():
 def test_schedule_to_dict_is_json_ready():
     import json
 
-    from lecturekit.deps import analyze
+    from lecturekit.target.deps import analyze
 
     s = evaluate(analyze("add $t0, $t1, $t2\nadd $t3, $t0, $t0").graph, [0, 1])
     d = json.loads(json.dumps(s.to_dict()))

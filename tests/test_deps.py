@@ -3,7 +3,7 @@
 import pytest
 from conftest import FOUR_ADDS, SIX_BLOCK, THREE_ADDS
 
-from lecturekit.deps import analyze
+from lecturekit.target.deps import analyze
 
 
 def edge_set(dg):

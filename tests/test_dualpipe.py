@@ -226,7 +226,7 @@ def test_dualpipe_errors_and_names():
         build_pipeline_graph(2, 2, calls=[[("F", 3, 0)]])
     with pytest.raises(ScheduleError, match="run on one device"):
         build_pipeline_graph(2, 2, calls=[[("F", 1, 0), ("F", 1, 1)]])
-    from lecturekit.llm.torch_pipelining import format_torch
+    from lecturekit.llm.pipeline_parallel.torch_interchange import format_torch
 
     with pytest.raises(ScheduleError, match="two directions"):
         format_torch(pipeline_schedule("dualpipe", 2, 4))

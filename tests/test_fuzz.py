@@ -17,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lecturekit.asm import parse
 from lecturekit.cli import main
 from lecturekit.errors import LectureKitError
-from lecturekit.isa import parse
 
 #: seconds one call may take before it counts as a hang
 HANG_GUARD = 30

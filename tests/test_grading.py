@@ -27,7 +27,7 @@ import pytest
 from grading_support import exercise_with, wrapper_for
 
 from lecturekit.grading import assign_one, autograder_notebook, grade_folder, questions
-from lecturekit.grading_run import make_plan
+from lecturekit.grading.run import make_plan
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))

@@ -20,8 +20,8 @@ import pytest
 from grading_support import exercise_with
 
 from lecturekit.grading import autograder_notebook, grade_folder, questions
-from lecturekit.grading_run import decode, encode
-from lecturekit.sandbox import package_copy
+from lecturekit.grading.protocol import decode, encode
+from lecturekit.grading.sandbox import package_copy
 
 ROOT = Path(__file__).resolve().parents[1]
 PS04 = ROOT / "solutions" / "04_list_scheduling.ipynb"
@@ -73,7 +73,8 @@ def attacks(build: Path) -> dict[str, tuple[object, dict[str, float]]]:
                     "",
                     "import otter\nR = type('R', (), {'score': 1e6, 'possible': 1})\n"
                     "otter.Notebook.check = lambda s, *a, **k: R()\n"
-                    "import lecturekit.check as lc\nlc.Grader.check = lambda s, *a, **k: R()",
+                    "import lecturekit.grading.check as lc\n"
+                    "lc.Grader.check = lambda s, *a, **k: R()",
                 )
             ],
         ),
@@ -320,7 +321,7 @@ def test_attacks_score_what_they_deserve_and_touch_nothing(build, tmp_path):
     assert len(rows) == len(cases) + 1
     wraps = grades["j_wraps_the_library.ipynb"].notes
     assert any("q2 may not use lecturekit.core.bounds.heights" in n for n in wraps), wraps
-    assert any("q5 may not use lecturekit.core.list_sched._descendant_counts" in n for n in wraps)
+    assert any("q5 may not use lecturekit.core.priorities._descendant_counts" in n for n in wraps)
 
 
 # -- the pieces ------------------------------------------------------------------------------------
@@ -329,7 +330,7 @@ def test_plain_data_keeps_exact_types_and_refuses_subclasses():
 
     import numpy as np
 
-    from lecturekit.grading_run import Unencodable
+    from lecturekit.grading.protocol import Unencodable
 
     value = {"a": [1, 2.5, (3, "x")], 4: {5, 6}, "f": Fraction(1, 3), "n": None, "e": ...}
     assert decode(encode(value)) == value
@@ -371,7 +372,7 @@ def test_a_course_under_tmp_is_visible_in_the_sandbox(tmp_path, monkeypatch):
     import subprocess
     import sys
 
-    from lecturekit import sandbox
+    from lecturekit.grading import sandbox
 
     exe = sandbox.bwrap()
     site = Path("/tmp") / f"lk-site-{tmp_path.name}"
@@ -391,8 +392,8 @@ def test_a_course_under_tmp_is_visible_in_the_sandbox(tmp_path, monkeypatch):
 
 
 def test_missing_bubblewrap_is_a_clear_error(monkeypatch):
-    from lecturekit import sandbox
     from lecturekit.errors import LectureKitError
+    from lecturekit.grading import sandbox
 
     monkeypatch.setattr(sandbox.shutil, "which", lambda name: None)
     with pytest.raises(LectureKitError, match="apt-get install bubblewrap"):
@@ -404,7 +405,7 @@ def test_stop_kills_the_whole_process_group_even_if_it_ignores_sigterm():
     import sys
     import time
 
-    from lecturekit.sandbox import stop
+    from lecturekit.grading.sandbox import stop
 
     code = (
         "import os, signal, subprocess, sys, time\n"

@@ -13,9 +13,9 @@ import sys
 
 import pytest
 
+from lecturekit.asm import parse
 from lecturekit.cli import build_parser, main
 from lecturekit.errors import ConfigError, LectureKitError, MachineError, ParseError
-from lecturekit.isa import parse
 
 
 def run(capsys, *argv):
@@ -144,7 +144,7 @@ def test_machine_file_repros(capsys, write, name, content, fragment):
 
 
 def test_base_error_names_file_and_field(write):
-    from lecturekit.machine import load_machine
+    from lecturekit.target.machine import load_machine
 
     with pytest.raises(MachineError, match=r"base\.toml: field 'base': 'example\.toml'"):
         load_machine(write("base.toml", 'base = "example.toml"\n'))
@@ -249,7 +249,7 @@ def test_calculator_api_repros():
 
 # -- bounded work ------------------------------------------------------------------------------
 def test_execute_cycles_cap_is_named():
-    from lecturekit.machine import preset
+    from lecturekit.target.machine import preset
 
     m = preset("lecture")
     slow = dict(m.ops)
@@ -259,9 +259,9 @@ def test_execute_cycles_cap_is_named():
 
 
 def test_optimal_search_reports_honestly_when_stopped(capsys, write):
+    from lecturekit.asm.random_blocks import random_block
     from lecturekit.core.optimal import optimal_search
-    from lecturekit.deps import analyze
-    from lecturekit.randomblocks import random_block
+    from lecturekit.target.deps import analyze
 
     g = analyze(random_block(3, size=40), "lecture").graph
     sched, events = optimal_search(g, time_limit=0)
@@ -303,8 +303,8 @@ def test_long_blocks_still_match_a_pairwise_definition():
     through a chain whose latencies add up to at least the direct one."""
     import networkx as nx
 
-    from lecturekit.deps import analyze, may_alias
-    from lecturekit.randomblocks import random_block
+    from lecturekit.asm.random_blocks import random_block
+    from lecturekit.target.deps import analyze, may_alias
 
     for seed in range(5):
         prog = random_block(seed, size=60)
@@ -430,8 +430,8 @@ def test_simulation_of_a_long_slow_block_stops_at_its_time_limit(capsys, write):
 
 
 def test_list_scheduling_refuses_a_block_beyond_its_limit_up_front(capsys, write):
+    from lecturekit.asm.random_blocks import random_block
     from lecturekit.core.list_sched import MAX_OPS
-    from lecturekit.randomblocks import random_block
 
     block = "\n".join(str(i) for i in random_block(3, size=MAX_OPS + 1))
     path = write("big.s", block + "\n")

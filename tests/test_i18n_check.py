@@ -14,10 +14,10 @@ import nbformat
 import pytest
 
 from lecturekit import i18n
-from lecturekit.check import Grader, feedback, find_notebook
 from lecturekit.core.bounds import lower_bound
 from lecturekit.core.list_sched import list_schedule
-from lecturekit.deps import analyze
+from lecturekit.grading.check import Grader, feedback, find_notebook
+from lecturekit.target.deps import analyze
 
 ROOT = Path(__file__).resolve().parents[1]
 NAME = "04_list_scheduling"

@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lecturekit.asm import parse
+from lecturekit.asm.random_blocks import random_topological_order
 from lecturekit.core import evaluate, list_schedule, optimal_schedule, verify
-from lecturekit.deps import analyze
 from lecturekit.errors import MachineError, ParseError, ScheduleError
-from lecturekit.isa import parse
-from lecturekit.machine import OP_CLASSES, load_machine, machine_from_dict, preset
-from lecturekit.pipeline import simulate
-from lecturekit.randomblocks import random_topological_order
+from lecturekit.target.deps import analyze
+from lecturekit.target.machine import OP_CLASSES, load_machine, machine_from_dict, preset
+from lecturekit.target.pipeline import simulate
 
 # H&P's loop (x[i] = x[i] + s), in the lecture's MIPS notation: R1 -> $s1, R2 -> $s2
 HP_LOOP = """Loop: l.d    $f0, 0($s1)

@@ -6,6 +6,7 @@ from conftest import SIX_BLOCK
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lecturekit.asm.random_blocks import random_block
 from lecturekit.core import Edge, Graph, Operation, Reservation, evaluate, verify
 from lecturekit.core.bounds import lower_bound
 from lecturekit.core.list_sched import (
@@ -21,10 +22,9 @@ from lecturekit.core.list_sched import (
     right_justify,
 )
 from lecturekit.core.optimal import optimal_schedule
-from lecturekit.deps import analyze
 from lecturekit.errors import ScheduleError
-from lecturekit.pipeline import simulate
-from lecturekit.randomblocks import random_block
+from lecturekit.target.deps import analyze
+from lecturekit.target.pipeline import simulate
 
 
 @pytest.fixture
@@ -455,13 +455,13 @@ def test_chapter_04_heuristic_table():
 def _delay_slot_machine():
     from dataclasses import replace
 
-    from lecturekit.machine import preset
+    from lecturekit.target.machine import preset
 
     return replace(preset("classic5"), delay_slot=True, name="classic5-slot")
 
 
 def test_delay_slot_filled_from_before_on_a_hand_checked_block():
-    from lecturekit.core.list_sched import fill_delay_slot
+    from lecturekit.target.deps import fill_delay_slot
 
     m = _delay_slot_machine()
     src = "top: lw $t0, 0($s1)\nadd $t1, $t2, $t3\naddi $s1, $s1, 4\nbne $t0, $zero, top\n"
@@ -501,7 +501,7 @@ def test_delay_slot_gets_a_nop_when_everything_feeds_the_branch():
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10**6), size=st.integers(2, 12))
 def test_delay_slot_fill_is_legal_and_moves_only_independent_instructions(seed, size):
-    from lecturekit.core.list_sched import fill_delay_slot
+    from lecturekit.target.deps import fill_delay_slot
 
     m = _delay_slot_machine()
     body = "\n".join(ins.text for ins in random_block(seed, size))

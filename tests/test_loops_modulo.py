@@ -6,9 +6,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lecturekit.asm import parse
 from lecturekit.core import verify
 from lecturekit.errors import ScheduleError
-from lecturekit.isa import parse
 from lecturekit.loops.examples import example, example_state
 from lecturekit.loops.interp import compare, run
 from lecturekit.loops.model import analyze_loop

@@ -5,9 +5,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lecturekit.asm import parse
 from lecturekit.core.verify import violations
-from lecturekit.deps import analyze
-from lecturekit.isa import parse
 from lecturekit.loops.examples import example, example_state
 from lecturekit.loops.interp import compare, run
 from lecturekit.loops.model import LoopError, analyze_loop
@@ -19,7 +18,8 @@ from lecturekit.loops.unroll import (
     unroll,
     unroll_body,
 )
-from lecturekit.pipeline import simulate
+from lecturekit.target.deps import analyze
+from lecturekit.target.pipeline import simulate
 
 SAXPY = example("saxpy_loop")
 
@@ -328,7 +328,7 @@ def test_a_delay_slot_machine_is_noted_not_silently_ignored():
     from dataclasses import replace
 
     from lecturekit.loops.modulo import modulo_schedule
-    from lecturekit.machine import preset
+    from lecturekit.target.machine import preset
 
     m = replace(preset("classic5"), delay_slot=True, name="classic5-slot")
     for notes in (unroll(SAXPY, 2, m).notes, modulo_schedule(SAXPY, m).notes):

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from lecturekit.errors import MachineError
-from lecturekit.machine import describe, get_machine, load_machine, preset
+from lecturekit.target.machine import describe, get_machine, load_machine, preset
 
 
 def test_lecture_latencies_match_design():

@@ -10,6 +10,7 @@ from conftest import SIX_BLOCK
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lecturekit.asm.random_blocks import random_block
 from lecturekit.core import Edge, Graph, Operation, Reservation, evaluate, verify
 from lecturekit.core.bounds import heads_and_tails, heights, lower_bound, strong_lower_bound
 from lecturekit.core.list_sched import PRIORITIES, list_schedule
@@ -22,10 +23,9 @@ from lecturekit.core.optimal import (
     uniform_reservations,
 )
 from lecturekit.core.search_space import brute_force_optimal
-from lecturekit.deps import analyze
 from lecturekit.errors import ScheduleError
-from lecturekit.pipeline import simulate
-from lecturekit.randomblocks import random_block
+from lecturekit.target.deps import analyze
+from lecturekit.target.pipeline import simulate
 
 OPCODES = ["add", "sub", "mul", "div", "lw", "sw", "addi"]
 

@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lecturekit.asm import MemRef, format_instruction, parse, parse_instruction
+from lecturekit.asm.random_blocks import random_block
 from lecturekit.errors import ParseError
-from lecturekit.isa import MemRef, format_instruction, parse, parse_instruction
-from lecturekit.randomblocks import random_block
 
 
 def test_mips_forms():
@@ -121,7 +121,7 @@ def test_format_round_trips(seed, notation):
 
 
 def test_hp_opcodes_render_and_read_back():
-    from lecturekit.isa import SAME_AS, format_instruction
+    from lecturekit.asm import SAME_AS, format_instruction
 
     src = (
         "l.d $f0, 8($s1)\nadd.d $f4, $f0, $f2\nsub.d $f6, $f4, $f2\nmul.d $f8, $f6, $f4\n"

@@ -10,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lecturekit import core
-from lecturekit.deps import analyze
 from lecturekit.errors import DeadlockError, LectureKitError, ScheduleError
 from lecturekit.llm import pipeline_parallel as ppm
 from lecturekit.llm.pipeline_parallel import (
@@ -26,6 +25,7 @@ from lecturekit.llm.pipeline_parallel import (
     run_order,
     weight_versions,
 )
+from lecturekit.target.deps import analyze
 from lecturekit.viz.timeline import grid, timeline_text
 
 # -- the bridge: one evaluator, one verifier ----------------------------------------------------

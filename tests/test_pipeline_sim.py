@@ -8,13 +8,13 @@ from conftest import FOUR_ADDS, SIX_BLOCK, THREE_ADDS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lecturekit.asm import parse
+from lecturekit.asm.random_blocks import random_block, random_topological_order
 from lecturekit.core import evaluate, verify
-from lecturekit.deps import analyze
 from lecturekit.errors import ScheduleError
-from lecturekit.isa import parse
-from lecturekit.machine import preset
-from lecturekit.pipeline import simulate
-from lecturekit.randomblocks import random_block, random_topological_order
+from lecturekit.target.deps import analyze
+from lecturekit.target.machine import preset
+from lecturekit.target.pipeline import simulate
 
 DESIGN_FIGURES = [
     ("three independent adds", THREE_ADDS, None, 6),
@@ -121,7 +121,7 @@ def test_simulation_equals_order_evaluation(seed, size, machine, forwarding):
     rng = random.Random(seed)
     m = preset(machine) if machine != "example" else None
     if m is None:
-        from lecturekit.machine import load_machine
+        from lecturekit.target.machine import load_machine
 
         m = load_machine("lecturekit/data/machines/example.toml")
     if forwarding is not None:

@@ -300,7 +300,7 @@ def test_the_squeeze_shortens_without_more_memory(name, p, m):
 
 
 def test_v_half_and_v_min_in_pytorch_notation():
-    from lecturekit.llm.torch_pipelining import import_torch, to_torch
+    from lecturekit.llm.pipeline_parallel.torch_interchange import import_torch, to_torch
 
     for name in ("v-half", "v-min"):
         ours = pipeline_schedule(name, 4, 8, tf=2, tb=2, tw=2)

@@ -17,15 +17,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lecturekit import real
+from lecturekit.asm import parse
+from lecturekit.asm.riscv import looks_like_riscv, parse_riscv
 from lecturekit.cli import main
 from lecturekit.core.verify import verify
-from lecturekit.deps import analyze
 from lecturekit.errors import LectureKitError, ParseError
-from lecturekit.isa import parse
-from lecturekit.machine import preset
-from lecturekit.pipeline import simulate
-from lecturekit.riscv import looks_like_riscv, parse_riscv
+from lecturekit.target import real
+from lecturekit.target.deps import analyze
+from lecturekit.target.machine import preset
+from lecturekit.target.pipeline import simulate
 
 DATA = Path(__file__).parent / "data" / "real"
 KERNELS = (DATA / "kernels_u74.s").read_text()
@@ -224,7 +224,7 @@ def test_presets_carry_llvm_latencies(k, name):
             assert m.latency("RAW", ins.op_class, "alu") == lat[k]
     assert m.issue_width == (1, 2)[k]
     assert m.timing("div").pipelined is False
-    src = (Path(real.__file__).parent / "data" / "machines" / f"{name}.toml").read_text()
+    src = (Path(real.__file__).parent.parent / "data" / "machines" / f"{name}.toml").read_text()
     assert "RISCVSched" in src and "llvm-mca" in src  # sources cited
 
 
@@ -304,9 +304,9 @@ def test_write_back_order_named_on_the_classic_example():
 
 
 def test_coinciding_class_agrees_with_llvm_mca_on_random_blocks():
-    """Where the two models are meant to coincide (lecturekit.real.coinciding: same latencies,
-    lecturekit already writes back in order, no WAW or memory-order stall, no pipe conflict on
-    the U74), lecturekit's issue cycles and cycles equal llvm-mca's, instruction by
+    """Where the two models are meant to coincide (lecturekit.target.real.coinciding: same
+    latencies, lecturekit already writes back in order, no WAW or memory-order stall, no pipe
+    conflict on the U74), lecturekit's issue cycles and cycles equal llvm-mca's, instruction by
     instruction. Outside the class, every difference has a name, never 'other'."""
     need("llvm-mca")
     for cpu in ("rocket-rv64", "sifive-7-rv64"):

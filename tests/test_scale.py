@@ -16,7 +16,7 @@ from lecturekit.llm.pipeline_parallel import (
     pipeline_schedule,
     run_order,
 )
-from lecturekit.llm.pp_schedules import one_f_one_b, zb_h1
+from lecturekit.llm.pipeline_parallel.generators import one_f_one_b, zb_h1
 
 
 @pytest.mark.parametrize("name", ["1f1b", "gpipe"])

@@ -10,6 +10,7 @@ from conftest import SIX_BLOCK
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lecturekit.asm.random_blocks import random_block
 from lecturekit.core.search_space import (
     all_orders,
     brute_force_optimal,
@@ -17,9 +18,8 @@ from lecturekit.core.search_space import (
     enumerate_orders,
     length_histogram,
 )
-from lecturekit.deps import analyze
 from lecturekit.errors import ScheduleError
-from lecturekit.randomblocks import random_block
+from lecturekit.target.deps import analyze
 
 
 def test_six_block_orders_and_lengths():

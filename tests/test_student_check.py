@@ -9,10 +9,10 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from lecturekit.check import Grader, ProblemSetNotFound, find_notebook, is_unanswered
 from lecturekit.core.bounds import lower_bound
 from lecturekit.core.list_sched import list_schedule
-from lecturekit.deps import analyze
+from lecturekit.grading.check import Grader, ProblemSetNotFound, find_notebook, is_unanswered
+from lecturekit.target.deps import analyze
 
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISE = ROOT / "exercises" / "04_list_scheduling.ipynb"

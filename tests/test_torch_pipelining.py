@@ -14,7 +14,7 @@ from lecturekit.llm.pipeline_parallel import (
     closed_form,
     pipeline_schedule,
 )
-from lecturekit.llm.torch_pipelining import (
+from lecturekit.llm.pipeline_parallel.torch_interchange import (
     format_torch,
     import_torch,
     parse_action,

@@ -11,11 +11,11 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from matplotlib.patches import FancyArrowPatch, Rectangle  # noqa: E402
 
+from lecturekit.asm.random_blocks import random_block  # noqa: E402
 from lecturekit.core import evaluate  # noqa: E402
-from lecturekit.deps import analyze  # noqa: E402
 from lecturekit.errors import LectureKitError  # noqa: E402
-from lecturekit.pipeline import simulate  # noqa: E402
-from lecturekit.randomblocks import random_block  # noqa: E402
+from lecturekit.target.deps import analyze  # noqa: E402
+from lecturekit.target.pipeline import simulate  # noqa: E402
 from lecturekit.viz import style  # noqa: E402
 from lecturekit.viz.graph import draw_dependence_graph, layers  # noqa: E402
 from lecturekit.viz.pipeline import draw_stage_rows, draw_stage_table, draw_timeline  # noqa: E402
@@ -344,7 +344,7 @@ def test_stage_rows_as_on_a_slide():
 
 
 def test_a_machine_without_stages_before_the_read_stage():
-    from lecturekit.machine import machine_from_dict
+    from lecturekit.target.machine import machine_from_dict
 
     tiny = machine_from_dict(
         {
@@ -378,7 +378,7 @@ def test_draw_ready_frames_one_panel_per_frame():
     import matplotlib.pyplot as plt
 
     from lecturekit.core.list_sched import list_schedule_trace, ready_frames
-    from lecturekit.deps import analyze
+    from lecturekit.target.deps import analyze
     from lecturekit.viz.graph import draw_ready_frames
 
     dg = analyze(SIX_BLOCK, "lecture")

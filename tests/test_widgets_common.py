@@ -10,8 +10,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
+from lecturekit.asm import parse  # noqa: E402
 from lecturekit.errors import LectureKitError, ParseError  # noqa: E402
-from lecturekit.isa import parse  # noqa: E402
 from lecturekit.widgets.common import (  # noqa: E402
     Stepper,
     clear,

@@ -12,9 +12,9 @@ from conftest import SIX_BLOCK  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from lecturekit.deps import analyze  # noqa: E402
-from lecturekit.isa import parse  # noqa: E402
-from lecturekit.randomblocks import random_block  # noqa: E402
+from lecturekit.asm import parse  # noqa: E402
+from lecturekit.asm.random_blocks import random_block  # noqa: E402
+from lecturekit.target.deps import analyze  # noqa: E402
 from lecturekit.widgets.deps import (  # noqa: E402
     MAX_INSTRUCTIONS,
     dependence_stepper,

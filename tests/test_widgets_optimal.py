@@ -8,9 +8,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 from conftest import SIX_BLOCK  # noqa: E402
 
+from lecturekit.asm.random_blocks import random_block  # noqa: E402
 from lecturekit.core.optimal import optimal_search  # noqa: E402
-from lecturekit.deps import analyze  # noqa: E402
-from lecturekit.randomblocks import random_block  # noqa: E402
+from lecturekit.target.deps import analyze  # noqa: E402
 from lecturekit.widgets.optimal import engines, optimal_search_viewer  # noqa: E402
 
 

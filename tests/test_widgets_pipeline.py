@@ -8,8 +8,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 from conftest import FOUR_ADDS, SIX_BLOCK, THREE_ADDS  # noqa: E402
 
-from lecturekit.machine import preset  # noqa: E402
-from lecturekit.pipeline import simulate  # noqa: E402
+from lecturekit.target.machine import preset  # noqa: E402
+from lecturekit.target.pipeline import simulate  # noqa: E402
 from lecturekit.widgets.explorer import block_explorer  # noqa: E402
 from lecturekit.widgets.pipeline import pipeline_stepper  # noqa: E402
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import sys
 
+from ..asm import Program, parse
 from ..errors import LectureKitError
-from ..isa import Program, parse
-from ..machine import Machine, get_machine
+from ..target.machine import Machine, get_machine
 
 
 def add_block_arguments(parser) -> None:

@@ -3,11 +3,11 @@ loop), its dependence graph and its pipeline simulation on a real-core preset.""
 
 from __future__ import annotations
 
-from ..deps import analyze, instruction_label
+from ..asm import parse
 from ..errors import LectureKitError
-from ..isa import parse
-from ..machine import get_machine
-from ..pipeline import simulate
+from ..target.deps import analyze, instruction_label
+from ..target.machine import get_machine
+from ..target.pipeline import simulate
 from .common import format_table, print_json
 
 
@@ -64,7 +64,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from .. import real
+    from ..target import real
 
     if not args.file.endswith(".c"):
         raise LectureKitError(f"expected a C file ending in .c, got {args.file!r}")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..deps import analyze, instruction_label
+from ..target.deps import analyze, instruction_label
 from .common import add_block_arguments, format_table, load_block, print_json
 
 #: implied edges are marked (a transitive reduction) for blocks up to this length

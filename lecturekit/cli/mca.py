@@ -8,7 +8,7 @@ from .common import print_json, read_source
 
 
 def register(sub) -> None:
-    from ..real import CPU_PRESETS
+    from ..target.real import CPU_PRESETS
 
     p = sub.add_parser(
         "mca",
@@ -47,7 +47,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from .. import real
+    from ..target import real
 
     text = read_source(args.file)
     if args.block == "function" or (args.function and args.block == "all"):
@@ -61,7 +61,7 @@ def run(args) -> int:
         print_json(c.to_dict())
         return 0
     print(c.table())
-    from ..isa import parse
+    from ..asm import parse
 
     for note in parse(text, notation="riscv").notes:  # directives skipped, exits of the block
         print(f"note: {note}")

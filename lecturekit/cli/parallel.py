@@ -426,7 +426,7 @@ def _imported(args):
     """``--import FILE``: PyTorch's action notation, evaluated on the core."""
     from ..errors import ScheduleError
     from ..llm.pipeline_parallel import Timing
-    from ..llm.torch_pipelining import import_torch, read_torch_file
+    from ..llm.pipeline_parallel.torch_interchange import import_torch, read_torch_file
 
     if args.compare:
         raise ScheduleError("--import evaluates one order: it cannot be combined with --compare")

@@ -21,8 +21,8 @@ import time
 from ..core.bounds import bounds
 from ..core.list_sched import MORE_PRIORITIES, PRIORITIES, improved_schedule, list_schedule_trace
 from ..core.optimal import optimal_search
-from ..deps import analyze, instruction_label
 from ..errors import LectureKitError
+from ..target.deps import analyze, instruction_label
 from .common import add_block_arguments, format_table, load_block, print_json
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from .. import validate
-from ..deps import analyze, instruction_label
 from ..errors import LectureKitError
-from ..pipeline import simulate
+from ..target.deps import analyze, instruction_label
+from ..target.pipeline import simulate
 from .common import add_block_arguments, format_table, load_block, print_json
 
 

@@ -15,11 +15,11 @@ from __future__ import annotations
 import argparse
 
 from .. import validate
+from ..asm import parse
 from ..errors import LectureKitError
-from ..isa import parse
 from ..loops.model import analyze_loop
 from ..loops.unroll import compare_unrolling, program_order_cycles, unroll
-from ..machine import get_machine
+from ..target.machine import get_machine
 from .common import add_block_arguments, format_table, print_json, read_source
 
 

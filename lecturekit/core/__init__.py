@@ -1,5 +1,19 @@
 """The scheduling core shared by instruction scheduling and pipeline-parallel training.
 
+* :mod:`~lecturekit.core.graph` -- :class:`Graph`: operations, the units they hold, latency
+  edges (with an iteration distance in loops); :mod:`~lecturekit.core.schedule` -- a start per
+  operation;
+* :mod:`~lecturekit.core.verify` -- the one verifier every schedule passes;
+* :mod:`~lecturekit.core.evaluate` -- a fixed order (or one per stream, per GPU) placed on the
+  resources as in-order hardware would;
+* :mod:`~lecturekit.core.bounds` -- heights, earliest and latest starts, lower bounds;
+* :mod:`~lecturekit.core.priorities` and :mod:`~lecturekit.core.list_sched` -- list scheduling
+  and its heuristics; :mod:`~lecturekit.core.optimal` -- the optimal search;
+  :mod:`~lecturekit.core.search_space` -- counting and enumerating orders.
+
+The core knows nothing of instructions or of training: :mod:`lecturekit.target` and
+:mod:`lecturekit.llm` build graphs for it.
+
 The graph, the evaluator, the verifier and the bounds load with the package; the schedulers
 (list scheduling, the optimal search, counting orders) load when one of their names is first
 used, so a command that only simulates or evaluates an order does not pay for them.
@@ -15,7 +29,7 @@ from .verify import is_legal, verify, violations
 
 #: names loaded on first use, and the module each comes from
 _LAZY = {
-    "PRIORITIES": "list_sched",
+    "PRIORITIES": "priorities",
     "list_schedule": "list_sched",
     "list_schedule_trace": "list_sched",
     "optimal_schedule": "optimal",
@@ -23,7 +37,7 @@ _LAZY = {
     "count_topological_orders": "search_space",
     "length_histogram": "search_space",
 }
-_LAZY_MODULES = ("list_sched", "optimal", "search_space")
+_LAZY_MODULES = ("list_sched", "optimal", "priorities", "search_space")
 
 
 def __getattr__(name: str):

@@ -4,8 +4,8 @@ does with the order it is given.
 Each operation starts as early as its place in the order, its dependences, the issue width and
 its units allow, and never before the operation ahead of it in the same stream. For one stream
 this is the in-order pipeline of the lecture; the cycle-by-cycle simulator in
-:mod:`lecturekit.pipeline` must agree with it exactly. For several streams (one per GPU) it is how
-a pipeline-parallel schedule plays out; a cross-stream wait that can never be satisfied is a
+:mod:`lecturekit.target.pipeline` must agree with it exactly. For several streams (one per GPU) it
+is how a pipeline-parallel schedule plays out; a cross-stream wait that can never be satisfied is a
 deadlock and is reported as such.
 """
 

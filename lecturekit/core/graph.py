@@ -61,7 +61,8 @@ class Graph:
     """Operations, edges, resource capacities and an issue width (``None`` = unlimited).
 
     ``earliest`` is the first cycle any operation may start. ``source`` keeps whatever the graph
-    was built from (a :class:`~lecturekit.deps.DependenceGraph`, a pipeline plan), for display.
+    was built from (a :class:`~lecturekit.target.deps.DependenceGraph`, a pipeline plan), for
+    display.
     """
 
     ops: list[Operation]

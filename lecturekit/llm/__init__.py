@@ -1,11 +1,24 @@
-"""Large-model training, computed: model configs, memory accounting, hardware.
+"""Large-model training, computed: memory, parallelism, communication, hardware (chapters 08-11).
 
 Modules (import the one you need; nothing heavy is imported here):
 
-- :mod:`lecturekit.llm.config` -- :class:`ModelConfig` (GPT-3, GPT-2 XL, Llama, Mixtral, ...
-  presets), :class:`ParallelConfig`, :class:`Precision`, validation with ``ConfigError``.
-- :mod:`lecturekit.llm.params` -- parameter counts (the lecture's closed form and the general one).
-- :mod:`lecturekit.llm.memory` -- the four memory consumers (parameters, gradients, optimizer
-  states, activations) per device, under mixed precision, ZeRO, TP/SP/PP, recomputation.
-- :mod:`lecturekit.llm.hardware` -- the lecture's GPU table with peak FLOP/s and bandwidth.
+- the model and its memory: :mod:`~lecturekit.llm.config` (:class:`ModelConfig` presets:
+  GPT-3, GPT-2 XL, Llama, Mixtral, ...; :class:`ParallelConfig`, :class:`Precision`),
+  :mod:`~lecturekit.llm.params` (parameter counts), :mod:`~lecturekit.llm.activations` (the
+  tensors the forward pass saves), :mod:`~lecturekit.llm.memory` (parameters, gradients,
+  optimizer states, activations per device), :mod:`~lecturekit.llm.costs` (what each
+  memory-saving technique costs), :mod:`~lecturekit.llm.measure` (the bytes a small PyTorch
+  GPT really saves);
+- parallelism: :mod:`~lecturekit.llm.pipeline_parallel` (pipeline schedules on the scheduling
+  core), :mod:`~lecturekit.llm.tensor_parallel`, :mod:`~lecturekit.llm.context_parallel`,
+  :mod:`~lecturekit.llm.moe` (expert parallelism), :mod:`~lecturekit.llm.zero3`,
+  :mod:`~lecturekit.llm.planner` (which DP x TP x PP layouts fit, and how fast);
+- communication: :mod:`~lecturekit.llm.collectives` (what every rank holds),
+  :mod:`~lecturekit.llm.comm` (the alpha-beta cost model),
+  :mod:`~lecturekit.llm.priority_comm` (gradient chunks scheduled on a link, on the core);
+- hardware: :mod:`~lecturekit.llm.hardware` (the lecture's GPU table),
+  :mod:`~lecturekit.llm.roofline`, :mod:`~lecturekit.llm.formats` (floating-point formats).
+
+Training operations are graphs for :mod:`lecturekit.core`, as instructions are; nothing here
+knows about instructions or machines (:mod:`lecturekit.target`).
 """

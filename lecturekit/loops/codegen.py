@@ -47,7 +47,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from ..isa import ZERO_REGISTERS, Instruction, format_instruction, parse
+from ..asm import ZERO_REGISTERS, Instruction, format_instruction, parse
 from .model import Loop
 
 
@@ -115,10 +115,10 @@ def isa_lines(lines: list[str], loop: Loop) -> list[str]:
     """Generated lines in the loop's own register naming: the trip-count code, merged updates
     and copies are written with MIPS ``$`` names; in a RISC-V loop a RISC-V register is written
     bare (``a0``) and any other name (a fresh one: ``trip``, ``t0_1``) as a virtual register
-    (``%trip``), as :func:`lecturekit.riscv.format_riscv` writes renamed registers."""
+    (``%trip``), as :func:`lecturekit.asm.riscv.format_riscv` writes renamed registers."""
     if not any(ins.notation == "riscv" for ins in loop.program):
         return list(lines)
-    from ..riscv import REGISTERS
+    from ..asm.riscv import REGISTERS
 
     def name(m: re.Match) -> str:
         return m[1] if m[1] in REGISTERS else f"%{m[1]}"

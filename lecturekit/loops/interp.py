@@ -1,10 +1,10 @@
 """A small interpreter for the lecture's MIPS-style code: the proof that transformed loops still
 compute what the original computed.
 
-It runs a parsed :class:`~lecturekit.isa.Program` (either notation) on concrete registers and a
+It runs a parsed :class:`~lecturekit.asm.Program` (either notation) on concrete registers and a
 concrete memory, one instruction at a time, in program order, with no notion of time: timing is
-what the schedulers and :mod:`lecturekit.pipeline` are about; *meaning* is what this module is
-about. Unrolled code and software-pipelined code are correct exactly when, started from the same
+what the schedulers and :mod:`lecturekit.target.pipeline` are about; *meaning* is what this module
+is about. Unrolled code and software-pipelined code are correct exactly when, started from the same
 registers and memory, they leave the same memory and the same registers as the original loop
 (:func:`same_effect`).
 
@@ -32,8 +32,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from ..asm import OPCODES, Instruction, Program, parse
 from ..errors import LectureKitError
-from ..isa import OPCODES, Instruction, Program, parse
 
 #: default limit on executed instructions
 MAX_STEPS = 1_000_000

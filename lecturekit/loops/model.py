@@ -24,9 +24,9 @@ that in iteration ``i`` (counting from 0) they hold ``r0 + i*c`` before the ``ad
 ``r0 + (i+1)*c`` after it.
 
 **Register dependences with a distance.** Inside one iteration as in a basic block
-(:mod:`lecturekit.deps`). Across iterations: a register read *before* its first write in the body
-(``$s1`` in ``lw $t0, 0($s1)``, or ``$s4`` in a running sum ``add $s4, $s4, $t0``) reads the value
-the *previous* iteration wrote last: a RAW dependence of distance 1. Likewise a read after the
+(:mod:`lecturekit.target.deps`). Across iterations: a register read *before* its first write in the
+body (``$s1`` in ``lw $t0, 0($s1)``, or ``$s4`` in a running sum ``add $s4, $s4, $t0``) reads the
+value the *previous* iteration wrote last: a RAW dependence of distance 1. Likewise a read after the
 last write is overwritten by the next iteration's first write (WAR, distance 1), and the last
 write by the next iteration's first write (WAW, distance 1).
 
@@ -60,18 +60,18 @@ store to itself) express.
 instruction that has no other edge to it). There is no edge from the branch to the next
 iteration: in a software-pipelined loop the next iterations start before this one's branch.
 
-Latencies come from the machine, as in :func:`lecturekit.deps.analyze`.
+Latencies come from the machine, as in :func:`lecturekit.target.deps.analyze`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from ..asm import Instruction, Program, parse
 from ..core.graph import Edge, Graph
-from ..deps import instruction_graph
 from ..errors import LectureKitError, ParseError
-from ..isa import Instruction, Program, parse
-from ..machine import Machine, get_machine
+from ..target.deps import instruction_graph
+from ..target.machine import Machine, get_machine
 
 LOOP_SHAPE = "expected a loop: a label and a backward branch to it"
 
@@ -573,7 +573,7 @@ def analyze_loop(
             *notes,
             f"{m.name} has a branch delay slot, which loops do not model: the loop is analysed, "
             "scheduled, run and timed as if its branch had none (list scheduling fills a "
-            "block's slot: lecturekit.core.list_sched.fill_delay_slot)",
+            "block's slot: lecturekit.target.deps.fill_delay_slot)",
         ]
     return Loop(
         program=program,
@@ -612,10 +612,10 @@ def expand(loop: Loop, iterations: int, renamed: bool = False) -> Graph:
     """``iterations`` back-to-back copies of the body as one acyclic graph (operation
     ``r*n + k`` is instruction ``k`` of iteration ``r``): every edge of distance ``d`` joins
     iteration ``r`` to ``r + d``, and each branch precedes the next iteration (latency 0: as in
-    :func:`lecturekit.pipeline.simulate`, a taken branch costs nothing and the next iteration's
-    first instruction may issue in the same cycle on a multi-issue machine). What in-order
-    hardware executes. Parallel edges between two operations are merged into the one with the
-    longest latency."""
+    :func:`lecturekit.target.pipeline.simulate`, a taken branch costs nothing and the next
+    iteration's first instruction may issue in the same cycle on a multi-issue machine). What
+    in-order hardware executes. Parallel edges between two operations are merged into the one with
+    the longest latency."""
     g = loop.graph(renamed=renamed)
     n = len(g.ops)
     ops = [replace(op, name=f"{op.name}@{r + 1}") for r in range(iterations) for op in g.ops]

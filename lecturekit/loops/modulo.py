@@ -54,7 +54,7 @@ from ..core.graph import Edge, Graph
 from ..core.schedule import Schedule
 from ..core.verify import verify, violations
 from ..errors import ScheduleError
-from ..machine import Machine
+from ..target.machine import Machine
 from .model import Loop, analyze_loop, edge_dict
 
 ISSUE = "issue"

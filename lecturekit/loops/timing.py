@@ -2,9 +2,9 @@
 
 :func:`measure` runs the code in the interpreter to find which instructions execute, in which
 order (the branches taken), then feeds that dynamic instruction stream to the cycle-by-cycle
-pipeline simulator (:func:`lecturekit.pipeline.simulate`): the hardware's own interlocks decide
-the timing, independently of the schedule that produced the code. This is how the chapters check
-that a software-pipelined kernel really starts an iteration every II cycles, and what the
+pipeline simulator (:func:`lecturekit.target.pipeline.simulate`): the hardware's own interlocks
+decide the timing, independently of the schedule that produced the code. This is how the chapters
+check that a software-pipelined kernel really starts an iteration every II cycles, and what the
 prologue, epilogue and the code around the loop cost.
 
 Branches are kept in the stream (they use an issue slot and read registers) but all point to one
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..isa import Program, format_instruction, parse
-from ..pipeline import simulate
+from ..asm import Program, format_instruction, parse
+from ..target.pipeline import simulate
 from .interp import MAX_STEPS, run
 
 #: dynamic streams longer than this are refused (the simulator is quadratic)

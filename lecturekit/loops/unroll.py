@@ -43,11 +43,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from ..asm import ZERO_REGISTERS, parse
 from ..core.evaluate import evaluate
 from ..core.graph import Graph
 from ..core.schedule import Schedule
 from ..errors import LectureKitError
-from ..isa import ZERO_REGISTERS, parse
 from .codegen import Names, isa_lines, program_registers, render, source_lines
 from .model import Loop, LoopError, analyze_loop, expand
 

@@ -3,9 +3,9 @@
 :func:`draw_dependence_graph` lays the DAG out in layers by depth (the number of edges on the
 longest path from a source: every edge points down), puts each instruction in a box (``I3`` and its
 text), labels each edge with its kind, what it is on and its latency (``RAW $t0 · 3``), and
-highlights the critical path that :meth:`~lecturekit.deps.DependenceGraph.critical_path` returns.
-Colours come from :mod:`lecturekit.viz.style`, so an instruction's box has the colour it has in the
-pipeline tables.
+highlights the critical path that :meth:`~lecturekit.target.deps.DependenceGraph.critical_path`
+returns. Colours come from :mod:`lecturekit.viz.style`, so an instruction's box has the colour it
+has in the pipeline tables.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def draw_dependence_graph(
     title: str | None = None,
     legend: bool = True,
 ):
-    """Draw ``dg`` (a :class:`~lecturekit.deps.DependenceGraph`, or a core
+    """Draw ``dg`` (a :class:`~lecturekit.target.deps.DependenceGraph`, or a core
     :class:`~lecturekit.core.Graph`) and return the matplotlib Figure.
 
     ``reduce``: draw only the transitive reduction (edges implied by a longer path are left

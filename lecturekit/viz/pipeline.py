@@ -10,7 +10,7 @@
 * :func:`draw_stage_rows` — the drawing behind :func:`draw_stage_table`, from plain rows, for
   a table typed in by hand (e.g. as a slide shows it).
 
-All take their data from a :class:`~lecturekit.pipeline.SimResult` (``stage_table()``,
+All take their data from a :class:`~lecturekit.target.pipeline.SimResult` (``stage_table()``,
 ``where``, ``stalls``); nothing is simulated here.
 """
 
@@ -233,7 +233,7 @@ def draw_stage_table(
     legend: bool = True,
     current: int | None = None,
 ):
-    """The slides' table for ``sim`` (a :class:`~lecturekit.pipeline.SimResult`): a row per
+    """The slides' table for ``sim`` (a :class:`~lecturekit.target.pipeline.SimResult`): a row per
     cycle, a column per stage, held cells hatched, stall causes beside the rows.
 
     ``upto_cycle``: show the first cycles only (the rest of the table stays empty, so the figure

@@ -1,9 +1,9 @@
 """Plain-text views: the slides' stage table, an llvm-mca-like timeline, schedules and edges.
 
 Everything here is derived from what the algorithms return (a
-:class:`~lecturekit.pipeline.SimResult`, a :class:`~lecturekit.core.Schedule`, a
-:class:`~lecturekit.deps.DependenceGraph`); nothing is recomputed. No matplotlib needed, so the
-CLI and the tests can use it too.
+:class:`~lecturekit.target.pipeline.SimResult`, a :class:`~lecturekit.core.Schedule`, a
+:class:`~lecturekit.target.deps.DependenceGraph`); nothing is recomputed. No matplotlib needed, so
+the CLI and the tests can use it too.
 
 The stage table (:func:`stage_table_text`) has a row per cycle and a column per stage, like the
 lecture's tables; a cell names the instruction(s) in that stage. A cell marked ``*`` is an
@@ -82,7 +82,7 @@ def _last_cycle_in(sim, k: int, stage: str) -> int | None:
 def held_cells(sim) -> dict[tuple[int, int], object]:
     """Cells ``(cycle, index)`` where an instruction is in the same stage as in the cycle before
     (not counting planned extra cycles in the execute stage), mapped to the
-    :class:`~lecturekit.pipeline.Stall` that held it, or ``None`` when it was held behind an
+    :class:`~lecturekit.target.pipeline.Stall` that held it, or ``None`` when it was held behind an
     older instruction (in-order issue, issue width) or by a full next stage."""
     stall_at = {(s.cycle, s.index): s for s in sim.stalls}
     execute = sim.machine.execute_stage
@@ -401,7 +401,7 @@ def schedule_table_text(schedule, *, reasons: bool = True) -> str:
 
 
 def dependences_text(dg, *, reduce: bool = False) -> str:
-    """Every dependence edge of a :class:`~lecturekit.deps.DependenceGraph` (or only those of
+    """Every dependence edge of a :class:`~lecturekit.target.deps.DependenceGraph` (or only those of
     its transitive reduction): source, target, kind, what it is on, latency."""
     edges = dg.reduction() if reduce else dg.edges
     prog = dg.program

@@ -63,8 +63,8 @@ def error_html(exc: BaseException | str) -> str:
 def as_program(value, what: str = "the block"):
     """``value`` as a parsed Program: text is parsed; anything but text or a Program (None, a
     number, bytes) is a LectureKitError naming what was given, for the widget to show."""
+    from ..asm import Program, parse
     from ..errors import LectureKitError
-    from ..isa import Program, parse
 
     if isinstance(value, Program):
         return value

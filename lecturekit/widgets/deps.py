@@ -7,7 +7,7 @@ adds). The figure is the graph of the first ``k+1`` instructions, the new one ma
 critical path so far in red; the caption names each new edge (kind, register or memory word,
 latency) and how the critical path grew.
 
-The graph at step ``k`` is :func:`lecturekit.deps.analyze` of the first ``k+1`` instructions:
+The graph at step ``k`` is :func:`lecturekit.target.deps.analyze` of the first ``k+1`` instructions:
 the widget runs the analysis, it does not re-implement it.
 """
 
@@ -24,8 +24,8 @@ MAX_INSTRUCTIONS = 24
 
 def prefix_graphs(program, machine) -> list:
     """The dependence graph of the first ``k+1`` instructions, for each ``k``."""
-    from ..deps import analyze
-    from ..isa import Program
+    from ..asm import Program
+    from ..target.deps import analyze
 
     instructions = list(program)
     return [analyze(Program(instructions[: k + 1]), machine) for k in range(len(instructions))]
@@ -75,7 +75,7 @@ class DependenceStepper:
     def __init__(self, program, machine="lecture", *, title: str | None = None):
         import ipywidgets as w
 
-        from ..machine import get_machine
+        from ..target.machine import get_machine
         from .common import Stepper, as_program, error_html
 
         self.error = w.HTML("")

@@ -32,14 +32,15 @@ class BlockExplorer:
     (Checkbox), ``update_button``. Outputs: ``summary`` (HTML: cycles, stalls, critical path),
     ``error`` (HTML, red; empty when the block is fine), ``graph_output``, ``table_output``,
     ``timeline_output`` (ipywidgets.Output). After a successful update ``dg`` and ``sim`` hold the
-    :class:`~lecturekit.deps.DependenceGraph` and :class:`~lecturekit.pipeline.SimResult`
-    drawn; after an error both are ``None`` and the outputs are empty.
+    :class:`~lecturekit.target.deps.DependenceGraph` and
+    :class:`~lecturekit.target.pipeline.SimResult` drawn; after an error both are ``None`` and the
+    outputs are empty.
     """
 
     def __init__(self, text: str = DEFAULT_TEXT, machine="lecture"):
         import ipywidgets as w
 
-        from ..machine import PRESETS, Machine, get_machine
+        from ..target.machine import PRESETS, Machine, get_machine
         from .common import as_text, error_html, safe
 
         self.dg = None
@@ -114,14 +115,14 @@ class BlockExplorer:
     @property
     def machine(self):
         """The machine selected now, with the forwarding switch applied."""
-        from ..machine import get_machine
+        from ..target.machine import get_machine
 
         key = self.machine_dropdown.value
         base = self._machines[key] if key in self._machines else get_machine(key)
         return base.with_options(forwarding=self.forwarding.value)
 
     def _on_machine(self, _change) -> None:
-        from ..machine import get_machine
+        from ..target.machine import get_machine
 
         key = self.machine_dropdown.value
         base = self._machines[key] if key in self._machines else get_machine(key)
@@ -142,9 +143,9 @@ class BlockExplorer:
             clear(out)
 
     def _update(self) -> None:
-        from ..deps import analyze
-        from ..isa import parse
-        from ..pipeline import simulate
+        from ..asm import parse
+        from ..target.deps import analyze
+        from ..target.pipeline import simulate
         from ..viz.graph import draw_dependence_graph
         from ..viz.pipeline import draw_stage_table
         from ..viz.text import stall_cycles, timeline_text

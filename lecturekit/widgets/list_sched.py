@@ -235,7 +235,7 @@ class ListSchedulingStepper:
         )
 
     def _analyze(self, program, machine) -> None:
-        from ..deps import DependenceGraph, analyze
+        from ..target.deps import DependenceGraph, analyze
         from .common import as_program
 
         if isinstance(program, DependenceGraph):
@@ -253,7 +253,7 @@ class ListSchedulingStepper:
 
     def _run(self) -> None:
         from ..core.list_sched import list_schedule_trace
-        from ..pipeline import simulate
+        from ..target.pipeline import simulate
 
         self.schedule, self.steps = list_schedule_trace(
             self.dg.graph, self.priority.value, lookahead=self.lookahead.value

@@ -174,7 +174,7 @@ class UnrollExplorer:
     def __init__(self, source: str, machine: str = "lecture", k: int = 2):
         import ipywidgets as w
 
-        from ..machine import PRESETS
+        from ..target.machine import PRESETS
         from .common import as_text, error_html, safe
 
         source, problem = as_text(source, "the loop")

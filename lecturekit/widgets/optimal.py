@@ -138,7 +138,7 @@ class OptimalSearchViewer:
         )
 
     def _analyze(self, program, machine) -> None:
-        from ..deps import DependenceGraph, analyze
+        from ..target.deps import DependenceGraph, analyze
         from .common import as_program
 
         if isinstance(program, DependenceGraph):

@@ -54,13 +54,13 @@ class PipelineStepper:
     Attributes: ``widget`` (the VBox), ``stepper`` (the :class:`~.common.Stepper`: ``.index``,
     ``.step()``, ``.back()``, ``.caption``, ``.slider``, ``.play``), ``forwarding`` (a Checkbox),
     ``summary`` (HTML: cycles and stalls), ``error`` (HTML), ``sim`` (the current
-    :class:`~lecturekit.pipeline.SimResult`, ``None`` if the input was bad), ``machine``.
+    :class:`~lecturekit.target.pipeline.SimResult`, ``None`` if the input was bad), ``machine``.
     """
 
     def __init__(self, program, machine="lecture", order=None, *, title: str | None = None):
         import ipywidgets as w
 
-        from ..machine import get_machine
+        from ..target.machine import get_machine
         from .common import Stepper, safe
 
         self.program = program
@@ -92,7 +92,7 @@ class PipelineStepper:
         return self.base_machine.with_options(forwarding=self.forwarding.value)
 
     def _simulate(self) -> None:
-        from ..pipeline import simulate
+        from ..target.pipeline import simulate
         from .common import as_program
 
         program = as_program(self.program)

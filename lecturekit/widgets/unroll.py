@@ -113,7 +113,7 @@ class UnrollStepper:
     def __init__(self, source, machine="lecture", k=2, *, title=None):
         import ipywidgets as w
 
-        from ..machine import PRESETS
+        from ..target.machine import PRESETS
         from .common import Stepper, safe
 
         self.source = source

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # annotations only: networkx is not needed to build random blocks
     import networkx as nx
 
-from .isa import Program, parse
+from .instruction import Program
+from .notation import parse
 
 OPS = ["add", "sub", "mul", "addi", "lw", "sw"]
 

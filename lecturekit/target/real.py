@@ -3,7 +3,7 @@
 * :func:`compile_c` compiles C to RISC-V assembly with clang (``-O2``, scheduler on or off,
   unrolling on or off); :func:`compile_gcc` does the same with GCC's ``-fschedule-insns`` /
   ``-fschedule-insns2``; :func:`function_body` and :func:`loop_body` cut a function or its
-  innermost loop out of the assembly, ready for :func:`lecturekit.isa.parse`.
+  innermost loop out of the assembly, ready for :func:`lecturekit.asm.parse`.
 * :func:`run_mca` runs ``llvm-mca`` (one iteration, ``--json``, timeline) on a block and returns
   its cycles and each instruction's dispatch / issue / executed / retired cycles.
 * :func:`compare` puts llvm-mca's timeline on a real core next to lecturekit's simulation of the
@@ -28,7 +28,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import LectureKitError
+from ..errors import LectureKitError
 
 INSTALL_HELP = (
     "install LLVM and clang: Debian/Ubuntu `apt-get install clang-14 llvm-14` (or the `clang` and "
@@ -522,7 +522,7 @@ def compare(
 ) -> Comparison:
     """Simulate ``block`` (RISC-V text) on the preset for ``cpu`` and run llvm-mca on it (or use
     a saved ``mca`` result, e.g. from a notebook's data file)."""
-    from .isa import parse
+    from ..asm import parse
     from .pipeline import simulate
 
     preset = preset_for(cpu)
@@ -657,7 +657,7 @@ def llvm_inorder_issue(program, machine="rocket-rv64") -> list[int]:
     issues no earlier than ``max(older issue + latency) - its latency``), a non-pipelined unit is
     busy for its latency; no WAW or memory rule. On a single-issue core this reproduces
     llvm-mca's dispatch cycles where latencies match (tests/test_real.py checks it)."""
-    from .isa import parse
+    from ..asm import parse
     from .machine import get_machine
 
     if isinstance(program, str):
@@ -688,7 +688,7 @@ def llvm_inorder_issue(program, machine="rocket-rv64") -> list[int]:
 
 # -- saved outputs, so a chapter reads the same without LLVM ---------------------------------
 
-SAVED_DIR = Path(__file__).parent / "data" / "real"
+SAVED_DIR = Path(__file__).resolve().parent.parent / "data" / "real"
 
 
 def saved_or_live(name: str, compute, tools=("clang", "llvm-mca"), store: str = "chapter12"):

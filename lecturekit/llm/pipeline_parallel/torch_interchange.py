@@ -39,14 +39,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import ScheduleError
-from .pipeline_parallel import (
-    PipelineGraph,
-    PipelineRun,
-    Timing,
-    build_pipeline_graph,
-    run_order,
-)
+from ...errors import ScheduleError
+from .graph import PipelineGraph, Timing, build_pipeline_graph
+from .run import PipelineRun, run_order
 
 __all__ = [
     "COMPUTE",
@@ -254,9 +249,10 @@ def to_torch(order, pg: PipelineGraph | None = None, fuse: bool = False) -> dict
     """A lecturekit order in PyTorch's notation: ``{rank: ["0F0", "0F1", ...]}``.
 
     ``order`` is a :class:`PipelineRun` or ``{device: [(kind, micro, stage), ...]}`` (as
-    :mod:`lecturekit.llm.pp_schedules` returns; give ``pg`` to tell split from unsplit, else
-    a ``W`` anywhere means split). A split graph's ``B`` is written ``I``; with ``fuse`` a ``B``
-    followed at once by the ``W`` of the same pass is written as one full backward ``B``."""
+    :mod:`lecturekit.llm.pipeline_parallel.generators` returns; give ``pg`` to tell split from
+    unsplit, else a ``W`` anywhere means split). A split graph's ``B`` is written ``I``; with
+    ``fuse`` a ``B`` followed at once by the ``W`` of the same pass is written as one full backward
+    ``B``."""
     if isinstance(order, PipelineRun):
         pg = order.pg
         keys = {

@@ -29,11 +29,11 @@ import sysconfig
 import time
 from pathlib import Path
 
-from .errors import LectureKitError
+from ..errors import LectureKitError
 
 #: where a run's scratch directory appears inside the sandbox (its working directory)
 INSIDE = "/sub"
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parent.parent
 
 MEMORY_BYTES = 3 * 2**30
 FILE_BYTES = 64 * 2**20

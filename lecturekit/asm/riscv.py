@@ -46,85 +46,16 @@ from __future__ import annotations
 
 import re
 
-from .errors import ParseError
+from ..errors import ParseError
+from .cursor import LineCursor, split_lines
+from .formatting import format_riscv
+from .instruction import Instruction, MemRef, Program
+from .opcodes import FP_REGISTERS, OPCODES, REGISTERS, RISCV_OPCODES, WIDTH
 
-_INT_ABI = (
-    "zero ra sp gp tp t0 t1 t2 s0 s1 a0 a1 a2 a3 a4 a5 a6 a7 "
-    "s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 t3 t4 t5 t6"
-).split()
-_FP_ABI = (
-    "ft0 ft1 ft2 ft3 ft4 ft5 ft6 ft7 fs0 fs1 fa0 fa1 fa2 fa3 fa4 fa5 fa6 fa7 "
-    "fs2 fs3 fs4 fs5 fs6 fs7 fs8 fs9 fs10 fs11 ft8 ft9 ft10 ft11"
-).split()
-#: every accepted register spelling -> its ABI name
-REGISTERS: dict[str, str] = (
-    {name: name for name in _INT_ABI + _FP_ABI}
-    | {f"x{i}": name for i, name in enumerate(_INT_ABI)}
-    | {f"f{i}": name for i, name in enumerate(_FP_ABI)}
-    | {"fp": "s0"}
-)
-FP_REGISTERS = frozenset(_FP_ABI)
-
-#: access width in bytes of each load/store
-WIDTH = {
-    "lb": 1, "lbu": 1, "sb": 1, "lh": 2, "lhu": 2, "sh": 2,
-    "lw": 4, "lwu": 4, "sw": 4, "flw": 4, "fsw": 4,
-    "ld": 8, "sd": 8, "fld": 8, "fsd": 8,
-}  # fmt: skip
-
-
-def _table() -> dict[str, tuple[str, str]]:
-    t: dict[str, tuple[str, str]] = {}
-
-    def add(names: str, fmt: str, cls: str) -> None:
-        for name in names.split():
-            t[name] = (fmt, cls)
-
-    add("add sub and or xor sll srl sra slt sltu addw subw sllw srlw sraw", "rrr", "alu")
-    add("addi andi ori xori slli srli srai slti sltiu addiw slliw srliw sraiw", "rri", "alu")
-    add("mul mulh mulhu mulhsu mulw", "rrr", "mul")
-    add("div divu rem remu divw divuw remw remuw", "rrr", "div")
-    add("li lui auipc la lla", "ri", "alu")
-    add("mv not neg negw sext.w seqz snez sltz sgtz", "rr", "alu")
-    add("lb lh lw ld lbu lhu lwu flw fld", "load", "load")
-    add("sb sh sw sd fsw fsd", "store", "store")
-    add("beq bne blt bge bltu bgeu bgt ble bgtu bleu", "rrl", "branch")
-    add("beqz bnez blez bgez bltz bgtz", "rl", "branch")
-    add("j", "l", "branch")
-    add("jr", "r", "branch")
-    add("ret", "ret", "branch")
-    add("call tail", "call", "branch")
-    add("nop", "", "nop")
-    # the lecture's pseudo-instructions, which lecturekit's loop tools emit in the code they
-    # generate around a loop (trip counts): not RISC-V, but read so that code parses back
-    add("subi", "rri", "alu")
-    add("muli", "rri", "mul")
-    add("divi", "rri", "div")
-    add("move", "rr", "alu")
-    for s in ("s", "d"):
-        add(f"fadd.{s} fsub.{s} fmin.{s} fmax.{s} fsgnj.{s} fsgnjn.{s} fsgnjx.{s}", "rrr", "fadd")
-        add(f"feq.{s} flt.{s} fle.{s}", "rrr", "fadd")
-        add(f"fmul.{s}", "rrr", "fmul")
-        add(f"fmadd.{s} fmsub.{s} fnmadd.{s} fnmsub.{s}", "rrrr", "fmul")
-        add(f"fdiv.{s}", "rrr", "fdiv")
-        add(f"fsqrt.{s}", "rr", "fdiv")
-        add(f"fmv.{s} fneg.{s} fabs.{s} fclass.{s}", "rr", "fadd")
-    add("fmv.x.d fmv.d.x fmv.x.w fmv.w.x fcvt.s.d fcvt.d.s", "rr", "fadd")
-    for a in ("w", "wu", "l", "lu"):
-        for b in ("s", "d"):
-            add(f"fcvt.{a}.{b} fcvt.{b}.{a}", "rr", "fadd")
-    return t
-
-
-#: opcode -> (operand format, operation class)
-RISCV_OPCODES: dict[str, tuple[str, str]] = _table()
 _ROUNDING = frozenset({"rne", "rtz", "rdn", "rup", "rmm", "dyn"})
 
 
-def _mips_opcodes() -> frozenset[str]:
-    from .isa import OPCODES
-
-    return frozenset(OPCODES)
+_MIPS_OPCODES = frozenset(OPCODES)
 
 
 def _strip(line: str) -> str:
@@ -146,9 +77,9 @@ def looks_like_riscv(source: str) -> bool:
     register ``%v``, as generated code renames registers, or ``%hi``/``%lo``). (``$t0`` alone
     is MIPS; in RISC-V text ``$v``/``%v`` is a virtual register.)
     """
-    mips = _mips_opcodes()
+    mips = _MIPS_OPCODES
     evidence = False
-    for raw in _isa().split_lines(source):
+    for raw in split_lines(source):
         body = _strip(raw)
         if "=" in body or "mem[" in body:
             return False
@@ -170,17 +101,10 @@ def looks_like_riscv(source: str) -> bool:
     return evidence
 
 
-def _isa():
-    from . import isa
-
-    return isa
-
-
 def parse_riscv(source: str):
-    """Parse RISC-V assembly into a :class:`~lecturekit.isa.Program` (instructions carry
+    """Parse RISC-V assembly into a :class:`~lecturekit.asm.instruction.Program` (instructions carry
     ``notation="riscv"``). Directives and branches leaving the text are listed in
     ``program.notes``."""
-    isa = _isa()
     if not isinstance(source, str):
         raise ParseError(f"expected program text (a string), got {type(source).__name__}", 1, 1)
     instructions = []
@@ -188,9 +112,9 @@ def parse_riscv(source: str):
     pending: list[str] = []
     notes: list[str] = []
     directives: dict[str, list[int]] = {}
-    for number, full in enumerate(isa.split_lines(source), start=1):
+    for number, full in enumerate(split_lines(source), start=1):
         body = _strip(full)
-        cur = isa._Line(body, number, full)
+        cur = LineCursor(body, number, full)
         while m := _LABEL.match(body, cur.pos):
             name = m.group(1)
             if name in labels or name in pending:
@@ -203,8 +127,8 @@ def parse_riscv(source: str):
             word = _FIRST.match(body, cur.pos).group(1)
             directives.setdefault(word, []).append(number)
             continue
-        ins = _parse_one(cur, isa)
-        ins = isa.Instruction(
+        ins = _parse_one(cur)
+        ins = Instruction(
             **{**ins.__dict__, "labels": tuple(pending), "line": number, "notation": "riscv"}
         )
         for name in pending:
@@ -221,7 +145,7 @@ def parse_riscv(source: str):
             notes.append(
                 f"line {ins.line}: {ins.opcode} leaves the block (label {ins.target} is not in it)"
             )
-    program = isa.Program(instructions, labels, source)
+    program = Program(instructions, labels, source)
     program.notes = notes
     return program
 
@@ -272,7 +196,7 @@ def _imm(cur, role: str, symbols: bool = True) -> int | None:
     raise cur.error(f"expected an integer for {role}, found {cur._found()}")
 
 
-def _parse_one(cur, isa):
+def _parse_one(cur):
     cur.skip_ws()
     start = cur.pos
     tok = cur.token(r"[A-Za-z][A-Za-z0-9.]*")
@@ -308,7 +232,6 @@ def _parse_one(cur, isa):
             return False
         return True
 
-    Instruction, MemRef = isa.Instruction, isa.MemRef
     if fmt == "rrr":
         d = _reg(cur, "the destination", dest_fp())
         comma()
@@ -405,26 +328,12 @@ def _label(cur) -> str:
     return tok[0]
 
 
-def _name(reg: str) -> str:
-    """A register as RISC-V text: a name that is no RISC-V register is virtual (``%v``)."""
-    return reg if reg in REGISTERS else f"%{reg}"
-
-
-def format_riscv(ins) -> str:
-    """The instruction in RISC-V syntax (its source text when it has one)."""
-    if ins.text:
-        return ins.text
-    if RISCV_OPCODES.get(ins.opcode, ("",))[0] in ("ret", "call"):
-        return ins.opcode
-    parts = list(ins.dests) + list(ins.srcs if ins.mem is None else ins.srcs[:-1])
-    ops = ", ".join(_name(r) for r in parts)
-    if ins.mem is not None:
-        ops = (ops + ", " if ops else "") + f"{ins.mem.offset}({_name(ins.mem.base)})"
-    elif ins.imm is not None:
-        ops = (ops + ", " if ops else "") + str(ins.imm)
-    if ins.target:
-        ops = (ops + ", " if ops else "") + ins.target
-    return f"{ins.opcode} {ops}".strip()
-
-
-__all__ = ["RISCV_OPCODES", "REGISTERS", "format_riscv", "looks_like_riscv", "parse_riscv"]
+__all__ = [
+    "FP_REGISTERS",
+    "RISCV_OPCODES",
+    "REGISTERS",
+    "WIDTH",
+    "format_riscv",
+    "looks_like_riscv",
+    "parse_riscv",
+]

@@ -1,7 +1,7 @@
 """The student's ``grader``: otter-grader's checks, found under any name, told in a line or two.
 
-Every problem set's first cell is ``grader = lecturekit.check.Grader("NN_topic")`` (written by
-``lecturekit assign``). ``Grader`` finds the notebook holding the set's public tests wherever
+Every problem set's first cell is ``grader = lecturekit.grading.check.Grader("NN_topic")`` (written
+by ``lecturekit assign``). ``Grader`` finds the notebook holding the set's public tests wherever
 JupyterLab runs the kernel and whatever the student named their copy, then hands every check to
 ``otter.Notebook`` unchanged; only what is shown is shaped:
 
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import LectureKitError
+from ..errors import LectureKitError
 
 #: where ``lecturekit assign`` records each question's answer names and the types they should have
 METADATA_KEY = "lecturekit"
@@ -334,7 +334,7 @@ def feedback(
     if problem.startswith("AssertionError: "):
         said = problem[len("AssertionError: ") :].strip()
         if messages:
-            from .i18n import translate_message
+            from ..i18n import translate_message
 
             said = translate_message(said, messages)
     elif problem.startswith("NameError: "):

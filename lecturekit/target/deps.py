@@ -26,7 +26,7 @@ the next branch. It thus stays in the slot: no scheduler moves it above the bran
 change what the branch reads, or run only on one path) and nothing later moves above it. Filling
 the slot (moving an independent instruction from before the branch into it) is a rewrite of the
 code: list scheduling does it on a block that ends with its branch
-(:func:`lecturekit.core.list_sched.fill_delay_slot`, H&P's "from before"), and the rewritten
+(:func:`fill_delay_slot`, H&P's "from before"), and the rewritten
 block is analysed again, so the filled slot keeps these edges. A branch in a delay slot is
 refused (MIPS leaves it undefined).
 
@@ -34,20 +34,21 @@ The analysis is near-linear in the block's length (per-register last writer and 
 accesses grouped by base register and its redefinitions), so blocks of tens of thousands of
 instructions are analysed in seconds.
 
-Each edge's latency comes from the machine (:meth:`lecturekit.machine.Machine.latency`).
+Each edge's latency comes from the machine (:meth:`lecturekit.target.machine.Machine.latency`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # networkx loads only when a DiGraph is asked for (to_networkx)
     import networkx as nx
 
-from .core.graph import Edge, Graph, Operation, Reservation
-from .errors import ScheduleError
-from .isa import Instruction, Program, parse
+from ..asm import Instruction, Program, parse
+from ..core.graph import Edge, Graph, Operation, Reservation
+from ..errors import ScheduleError
 from .machine import Machine, get_machine
 
 
@@ -187,6 +188,12 @@ class DependenceGraph:
             path.append(best[path[-1]][1])
         return path[::-1], length
 
+    def fill_delay_slot(self, priority="height", *, lookahead: int = 0) -> DelaySlotFill | None:
+        """The block with its delay slot filled (:func:`fill_delay_slot`), or ``None``. List
+        scheduling asks a block for this before it schedules it; a bare core Graph has no such
+        method and is scheduled as it is."""
+        return fill_delay_slot(self, priority, lookahead=lookahead)
+
     def to_dict(self) -> dict:
         """The JSON contract of ``lecturekit deps``: machine, instructions, edges."""
         m = self.machine
@@ -316,3 +323,96 @@ def analyze(program: Program | str, machine: Machine | str | None = None) -> Dep
     dg = DependenceGraph(program, machine, edges, graph)
     graph.source = dg
     return dg
+
+
+# -- filling a branch delay slot (a rewrite of the block, before list scheduling) ---------------
+@dataclass
+class DelaySlotFill:
+    """How :func:`fill_delay_slot` filled a branch delay slot: ``block`` is the rewritten
+    block's dependence graph (the instruction in the slot written right after the branch),
+    ``moved`` the index in the original block of the instruction moved there (``None``: a
+    ``nop`` was added), ``branch`` the branch's index, ``message`` the choice in one sentence."""
+
+    block: object
+    moved: int | None
+    branch: int
+    message: str
+
+
+#: how many independent instructions (the latest first) :func:`fill_delay_slot` tries
+DELAY_SLOT_CANDIDATES = 8
+
+
+def fill_delay_slot(graph, priority: str | Callable = "height", *, lookahead: int = 0):
+    """Fill the delay slot of a block's closing branch "from before" (Hennessy & Patterson,
+    Appendix C), or return ``None`` when there is nothing to fill.
+
+    On a machine with ``delay_slot = true``, the instruction written right after a branch
+    always executes (this module keeps it there). A block whose last instruction is
+    a branch leaves that slot empty: whatever comes next would run in it. The classic fill moves
+    into it an instruction from *before* the branch that nothing after it depends on: no
+    dependence (RAW, WAR, WAW, memory) from it to a later instruction of the block or to the
+    branch itself, no label on it, and not a branch. It then runs after the branch, whichever
+    way the branch goes, exactly as it would have before it. Among such instructions (the
+    :data:`DELAY_SLOT_CANDIDATES` latest) the one whose rewritten block list-schedules
+    shortest is taken (ties: the latest in program order); with none, a ``nop`` fills the slot
+    (the cycle is spent either way). ``graph``: a :class:`~lecturekit.target.deps.DependenceGraph`
+    (or a core Graph built from one); other graphs, machines without a delay slot and blocks
+    not ending with a branch give ``None``."""
+    from ..core.list_sched import list_schedule_trace
+
+    dg = graph if isinstance(graph, DependenceGraph) else getattr(graph, "source", None)
+    if not isinstance(dg, DependenceGraph) or not dg.machine.delay_slot:
+        return None
+    prog = dg.program
+    n = len(prog)
+    if n == 0 or not prog[n - 1].is_branch:
+        return None
+    b = n - 1
+    first = max((j + 1 for j in range(b) if prog[j].is_branch), default=0)
+    labelled = set(prog.labels.values())
+    out: dict[int, set[str]] = {}
+    for e in dg.edges:
+        out.setdefault(e.src, set()).add(e.kind)
+    candidates = [
+        i
+        for i in range(b - 1, first - 1, -1)
+        if i not in labelled and not prog[i].is_branch and out.get(i, {"CTRL"}) <= {"CTRL"}
+    ][:DELAY_SLOT_CANDIDATES]
+
+    def rewritten(i: int | None) -> Program:
+        if i is None:
+            ins = parse("nop").instructions[0]
+            order = list(prog.instructions) + [ins]
+            labels = dict(prog.labels)
+        else:
+            order = [x for k, x in enumerate(prog.instructions) if k != i] + [prog[i]]
+            labels = {name: p - (p > i) for name, p in prog.labels.items()}
+        return Program(order, labels, prog.source)
+
+    branch_text = prog[b].text or str(prog[b])
+    if not candidates:
+        block = analyze(rewritten(None), dg.machine)
+        return DelaySlotFill(
+            block,
+            None,
+            b,
+            f"delay slot of {branch_text}: no instruction before it is independent of the rest "
+            "of the block and of the branch, so a nop fills it",
+        )
+    best = None
+    for i in candidates:
+        block = analyze(rewritten(i), dg.machine)
+        length = list_schedule_trace(block, priority, lookahead=lookahead, record=False)[0].length
+        if best is None or length < best[0]:
+            best = (length, i, block)
+    _length, i, block = best
+    return DelaySlotFill(
+        block,
+        i,
+        b,
+        f"delay slot of {branch_text}: filled from before with {prog[i].text or prog[i]} "
+        f"(line {prog[i].line}; nothing after it, nor the branch, depends on it"
+        + (f"; the best of {len(candidates)} such instructions" if len(candidates) > 1 else "")
+        + ")",
+    )

@@ -25,10 +25,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from .core.schedule import Schedule
+from ..asm import Program, parse
+from ..core.schedule import Schedule
+from ..errors import ScheduleError
 from .deps import _memory_groups, _same_group_alias, analyze, instruction_label
-from .errors import ScheduleError
-from .isa import Program, parse
 from .machine import Machine, get_machine
 
 

@@ -4,7 +4,7 @@ Threat model: a submission is hostile Python. Inside one Python process nothing 
 code is trustworthy once the student's code has run (it can patch ``otter``, ``lecturekit``,
 builtins, the output stream, ...). So no score is ever computed where student code runs:
 
-1. **Sandbox** (:mod:`lecturekit.sandbox`, bubblewrap). A *worker* process executes the
+1. **Sandbox** (:mod:`lecturekit.grading.sandbox`, bubblewrap). A *worker* process executes the
    submission's code cells one by one (an in-process IPython shell: magics and ``get_ipython()``
    work, no Jupyter kernel, no sockets) and answers two kinds of requests over a pipe: "give the
    values of these names" and "call your function ``f`` with these arguments". It sees no
@@ -39,7 +39,7 @@ builtins, the output stream, ...). So no score is ever computed where student co
    functions that would answer it (``forbidden`` in the ``# BEGIN QUESTION`` config, see
    CONTRIBUTING.md). Answer functions are then called in a second sandbox whose ``lecturekit``
    is a generated copy in which those functions' bodies raise "qN may not use ..." (see
-   :func:`lecturekit.sandbox.package_copy`): the code is not in that process, on disk or
+   :func:`lecturekit.grading.sandbox.package_copy`): the code is not in that process, on disk or
    importable, so globals, aliases, module attributes, fresh imports and introspection all find
    only the stub. One copy serves all the code questions of a set, so a function one question
    forbids is unavailable to the others' functions too (every solution is graded against it, so
@@ -52,6 +52,10 @@ builtins, the output stream, ...). So no score is ever computed where student co
    whole process group at the submission's limit; sandboxes die with their driver. Every
    temporary directory is removed in ``finally`` blocks (and the parent removes the job's
    directory whatever happened to the driver).
+
+The code follows the processes: :mod:`.worker` is what runs in the sandbox, :mod:`.protocol` what
+the two sides exchange, and this module the trusted driver (:func:`drive`, started as
+``python -m lecturekit.grading.run _drive``) and the parent's :class:`Grader`.
 """
 
 from __future__ import annotations
@@ -64,307 +68,33 @@ import os
 import pickle
 import select
 import shutil
-import signal
 import struct
 import subprocess
 import sys
 import tempfile
 import time
-from fractions import Fraction
 from pathlib import Path
 
-from .errors import LectureKitError
+from ..errors import LectureKitError
+from .protocol import (  # noqa: F401 - encode_or_none, receive_blocking: the old module's names
+    FRAME_LIMIT,
+    Unencodable,
+    decode,
+    encode,
+    encode_or_none,
+    receive_blocking,
+    send,
+)
+from .worker import worker_main  # noqa: F401 - the old module's name
 
-FRAME_LIMIT = 32 * 2**20  # bytes in one message from the sandbox
 RESULT_LIMIT = 4 * 2**20  # bytes of the driver's result
 MAX_RESTARTS = 3
 GRACE = 3.0  # seconds between the soft interrupt and the kill
 
 
-# -- plain data with exact types -------------------------------------------------------------
-class Unencodable(TypeError):
-    pass
-
-
-_NUMPY_KINDS = "biufc"
-
-
-def encode(value, depth: int = 0, budget: list | None = None):
-    """Tagged plain data for ``value``; only exact built-in types (and numpy numbers)."""
-    if budget is None:
-        budget = [2_000_000]
-    budget[0] -= 1
-    if budget[0] < 0 or depth > 60:
-        raise Unencodable("the answer is too large or too deeply nested")
-    t = type(value)
-    if value is None:
-        return ["none"]
-    if value is Ellipsis:
-        return ["ellipsis"]
-    if t is bool:
-        return ["bool", value]
-    if t is int:
-        return ["int", str(value)]
-    if t is float:
-        return ["float", repr(value)]
-    if t is complex:
-        return ["complex", repr(value.real), repr(value.imag)]
-    if t is str:
-        return ["str", value]
-    if t is bytes:
-        return ["bytes", base64.b64encode(value).decode()]
-    if t is Fraction:
-        return ["frac", str(value.numerator), str(value.denominator)]
-    if t in (list, tuple, set, frozenset):
-        items = [encode(v, depth + 1, budget) for v in value]
-        return [t.__name__, items]
-    if t is dict:
-        return [
-            "dict",
-            [
-                [encode(k, depth + 1, budget), encode(v, depth + 1, budget)]
-                for k, v in value.items()
-            ],
-        ]
-    np = sys.modules.get("numpy")
-    if np is not None:
-        if t is np.ndarray and value.dtype.kind in _NUMPY_KINDS and value.dtype.hasobject is False:
-            if value.size > 1_000_000:
-                raise Unencodable("the array is too large")
-            return [
-                "ndarray",
-                value.dtype.str,
-                list(value.shape),
-                encode(value.ravel().tolist(), depth + 1, budget),
-            ]
-        if (
-            isinstance(value, np.generic)
-            and t.__module__ == "numpy"
-            and value.dtype.kind in _NUMPY_KINDS
-        ):
-            return ["npscalar", value.dtype.str, encode(value.item(), depth + 1, budget)]
-    raise Unencodable(f"an answer of type {t.__module__}.{t.__qualname__} is not plain data")
-
-
-def decode(data, depth: int = 0):
-    """The value encoded by :func:`encode`; raises ``ValueError`` on anything malformed."""
-    if depth > 62 or not isinstance(data, list) or not data or type(data[0]) is not str:
-        raise ValueError("malformed value")
-    tag, rest = data[0], data[1:]
-
-    def one(kind):
-        if len(rest) != 1 or type(rest[0]) is not kind:
-            raise ValueError(f"malformed {tag}")
-        return rest[0]
-
-    if tag == "none" and not rest:
-        return None
-    if tag == "ellipsis" and not rest:
-        return Ellipsis
-    if tag == "bool":
-        return one(bool)
-    if tag == "int":
-        text = one(str)
-        if len(text) > 5000:
-            raise ValueError("integer too long")
-        return int(text)
-    if tag == "float":
-        return float(one(str))
-    if tag == "complex" and len(rest) == 2 and all(type(r) is str for r in rest):
-        return complex(float(rest[0]), float(rest[1]))
-    if tag == "str":
-        return one(str)
-    if tag == "bytes":
-        return base64.b64decode(one(str), validate=True)
-    if tag == "frac" and len(rest) == 2 and all(type(r) is str and len(r) < 5000 for r in rest):
-        return Fraction(int(rest[0]), int(rest[1]))
-    if tag in ("list", "tuple", "set", "frozenset"):
-        items = [decode(v, depth + 1) for v in one(list)]
-        return {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset}[tag](items)
-    if tag == "dict":
-        out = {}
-        for pair in one(list):
-            if not isinstance(pair, list) or len(pair) != 2:
-                raise ValueError("malformed dict")
-            out[decode(pair[0], depth + 1)] = decode(pair[1], depth + 1)
-        return out
-    if tag in ("ndarray", "npscalar"):
-        import numpy as np
-
-        dtype = np.dtype(rest[0]) if rest and type(rest[0]) is str else None
-        if dtype is None or dtype.kind not in _NUMPY_KINDS:
-            raise ValueError("malformed array")
-        if tag == "ndarray" and len(rest) == 3 and isinstance(rest[1], list):
-            shape = tuple(rest[1])
-            if not all(type(n) is int and n >= 0 for n in shape):
-                raise ValueError("malformed shape")
-            flat = decode(rest[2], depth + 1)
-            if not isinstance(flat, list) or len(flat) != math.prod(shape):
-                raise ValueError("malformed array")
-            return np.array(flat, dtype=dtype).reshape(shape)
-        if tag == "npscalar" and len(rest) == 2:
-            return dtype.type(decode(rest[1], depth + 1))
-    raise ValueError(f"malformed value (tag {tag!r})")
-
-
-# -- messages: a 4-byte length, then JSON ------------------------------------------------------
-def send(fd: int, message: dict) -> None:
-    data = json.dumps(message).encode()
-    data = struct.pack(">I", len(data)) + data
-    while data:
-        n = os.write(fd, data)
-        data = data[n:]
-
-
-def _read_exactly(fd: int, n: int) -> bytes:
-    out = bytearray()
-    while len(out) < n:
-        chunk = os.read(fd, n - len(out))
-        if not chunk:
-            raise EOFError
-        out += chunk
-    return bytes(out)
-
-
-def receive_blocking(fd: int) -> dict:
-    (n,) = struct.unpack(">I", _read_exactly(fd, 4))
-    return json.loads(_read_exactly(fd, n))
-
-
-# -- the worker: runs inside the sandbox -------------------------------------------------------
-class _Interrupt(KeyboardInterrupt):
-    pass
-
-
-def _alarm(seconds: float) -> None:
-    def handler(signum, frame):
-        raise _Interrupt(f"timed out after {seconds:g}s")
-
-    signal.signal(signal.SIGALRM, handler)
-    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.01))
-
-
-def _disarm() -> None:
-    signal.setitimer(signal.ITIMER_REAL, 0)
-
-
-class _QuietGrader:
-    """Stands in for the notebook's ``grader`` in the sandbox: its checks show nothing (the
-    trusted run does the checking), and otter is not imported (seconds per sandbox)."""
-
-    def __getattr__(self, name):
-        if name.startswith("__"):
-            raise AttributeError(name)
-        return lambda *args, **kwargs: None
-
-
 def _skipped(source: str) -> bool:
     """The init cell ``lecturekit assign`` writes (``grader = ...``): not run in the sandbox."""
     return source.lstrip().startswith("# Initialize Otter")
-
-
-def worker_main() -> int:
-    """Serve the driver's requests; student output goes to a file in the scratch directory."""
-    chan_in, chan_out = os.dup(0), os.dup(1)
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
-    log = os.open("output.txt", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    os.dup2(log, 1)
-    os.dup2(log, 2)
-    from IPython.core.interactiveshell import InteractiveShell
-
-    shell = InteractiveShell.instance(colors="NoColor")
-    ns = shell.user_ns
-    ns["grader"] = _QuietGrader()
-    handles: dict[int, object] = {}
-    send(chan_out, {"ready": True})
-    while True:
-        try:
-            msg = receive_blocking(chan_in)
-        except EOFError:
-            return 0
-        op = msg.get("op")
-        if op == "cell":
-            timed_out = False
-            try:
-                _alarm(msg["timeout"])
-                result = shell.run_cell(msg["source"], store_history=True)
-                _disarm()
-                error = result.error_before_exec or result.error_in_exec
-                timed_out = isinstance(error, KeyboardInterrupt)
-                ok = error is None
-            except BaseException:  # noqa: BLE001 - an interrupt outside the cell's own code
-                _disarm()
-                ok, timed_out = False, True
-            send(chan_out, {"ok": ok, "timeout": timed_out})
-        elif op == "values":
-            out = {}
-            for name in msg["names"]:
-                if name not in ns:
-                    out[name] = {"missing": True}
-                    continue
-                try:
-                    out[name] = {"value": encode(ns[name])}
-                except Unencodable as exc:
-                    out[name] = {"bad": str(exc)}
-                except BaseException as exc:  # noqa: BLE001
-                    out[name] = {"bad": f"{type(exc).__name__}"}
-            send(chan_out, {"values": out})
-        elif op == "call":
-            try:
-                fn = ns.get(msg["name"])
-                if not callable(fn):
-                    raise NameError(f"name {msg['name']!r} is not defined as a function")
-                args, kwargs = _unpack(msg["args"], handles)
-                _alarm(msg["timeout"])
-                try:
-                    value = fn(*args, **kwargs)
-                finally:
-                    _disarm()
-                reply = {"value": encode(value), "after": _after(msg["args"], args, kwargs)}
-            except BaseException as exc:  # noqa: BLE001 - reported to the driver as a failure
-                _disarm()
-                try:
-                    text = f"{type(exc).__name__}: {exc}"
-                except BaseException:  # noqa: BLE001
-                    text = "the function raised"
-                reply = {"raise": text[:2000], "timeout": isinstance(exc, _Interrupt)}
-            send(chan_out, reply)
-        else:
-            return 1
-
-
-def _unpack(packed: list, handles: dict) -> tuple[list, dict]:
-    args, kwargs = [], {}
-    for item in packed:
-        key, kind = item[0], item[1]
-        if kind == "v":
-            value = item[2]
-        elif kind == "new":
-            value = handles[item[2]] = pickle.loads(base64.b64decode(item[3]))
-        else:
-            value = handles[item[2]]
-        if key is None:
-            args.append(value)
-        else:
-            kwargs[key] = value
-    return args, kwargs
-
-
-def _after(packed: list, args: list, kwargs: dict) -> dict:
-    """The arguments passed by reference as they are after the call (a function that modifies
-    its input must be seen to, by the tests that check it does not)."""
-    out = {}
-    for n, item in enumerate(packed):
-        if item[1] == "v":
-            continue
-        value = args[n] if item[0] is None else kwargs[item[0]]
-        if type(value) in (list, dict, set) or type(value).__name__ == "ndarray":
-            try:
-                out[str(n)] = encode(value)
-            except Unencodable:
-                pass
-    return out
 
 
 def _write_back(target, data) -> None:
@@ -384,13 +114,6 @@ def _write_back(target, data) -> None:
         target[...] = value
 
 
-def encode_or_none(value):
-    try:
-        return encode(value)
-    except Unencodable:
-        return None
-
-
 # -- the driver: trusted, one per submission ---------------------------------------------------
 class SandboxGone(Exception):
     """The sandbox did not answer in time, or ended."""
@@ -407,8 +130,7 @@ class Session:
                 *command(bwrap, scratch, package),
                 sys.executable,
                 "-m",
-                "lecturekit.grading_run",
-                "_worker",
+                "lecturekit.grading.worker",
             ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -915,7 +637,7 @@ class Grader:
                 [
                     sys.executable,
                     "-m",
-                    "lecturekit.grading_run",
+                    "lecturekit.grading.run",
                     "_drive",
                     str(self.plan_path),
                     str(submission.resolve()),
@@ -955,8 +677,6 @@ class Grader:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["_worker"]:
-        sys.exit(worker_main())
     if sys.argv[1:2] == ["_drive"]:
         sys.exit(driver_main(sys.argv[2:]))
     sys.exit(2)

@@ -52,7 +52,7 @@ import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .errors import MachineError
+from ..errors import MachineError
 
 OP_CLASSES = ("alu", "mul", "div", "load", "store", "branch", "nop", "fadd", "fmul", "fdiv")
 
@@ -96,7 +96,7 @@ class Machine:
     #: instruction, in the execute stage); ``"ID"`` on a five-stage pipeline is H&P's
     branch_resolves_in: str | None = None
     #: a branch delay slot: the instruction written right after a branch always executes, so it
-    #: stays right after its branch (see :func:`lecturekit.deps.analyze`)
+    #: stays right after its branch (see :func:`lecturekit.target.deps.analyze`)
     delay_slot: bool = False
 
     # -- positions -------------------------------------------------------------------------
@@ -302,7 +302,9 @@ def _data_preset(name: str):
     there: rocket-rv64, sifive-7-rv64 from LLVM's scheduling models)."""
 
     def make() -> Machine:
-        return load_machine(Path(__file__).parent / "data" / "machines" / f"{name}.toml")
+        return load_machine(
+            Path(__file__).resolve().parent.parent / "data" / "machines" / f"{name}.toml"
+        )
 
     return make
 

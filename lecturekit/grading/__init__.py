@@ -1,0 +1,62 @@
+"""Problem sets with otter-grader: make the student notebooks, and grade a folder of submissions.
+
+The instructor edits only ``solutions/NN_topic.ipynb`` (otter-grader's master-notebook format:
+questions, solutions and public and hidden tests in one notebook). Then
+
+* ``lecturekit assign`` runs ``otter assign`` on every solution notebook and copies the student
+  version into ``exercises/`` (the autograder material goes to the ignored ``build/otter/``);
+* ``lecturekit grade CHAPTER SUBMISSIONS...`` grades every submitted notebook against the public
+  *and hidden* tests and writes one CSV row per student, one column per question.
+
+Grading needs no server, database or Docker, and a score can be trusted: each submission runs
+in a bubblewrap sandbox that sees no solutions, autograder or other submission, and its score is
+computed by a trusted process from plain data the sandbox hands back, capped at each question's
+points (see :mod:`lecturekit.grading.run` for the design and :mod:`lecturekit.grading.sandbox`). A
+cell that raises is recorded and the run goes on; a cell or a question that runs too long is stopped
+(it scores 0, the answers given before it still count).
+
+The folder, in the order a problem set travels through it:
+
+* :mod:`~lecturekit.grading.assign` -- master notebook -> student notebook (``otter assign``);
+* :mod:`~lecturekit.grading.check` -- the student's ``grader.check("q1")`` in JupyterLab;
+* :mod:`~lecturekit.grading.grade` -- a folder of submissions -> one CSV row per student;
+* :mod:`~lecturekit.grading.run` -- one submission: the trusted driver and the parent's side;
+* :mod:`~lecturekit.grading.worker` -- what runs inside the sandbox: the submission's cells;
+* :mod:`~lecturekit.grading.protocol` -- the plain data worker and driver exchange over a pipe;
+* :mod:`~lecturekit.grading.sandbox` -- bubblewrap, limits, and the package copy with forbidden
+  functions disabled.
+
+Grading imports nothing of lecturekit but :mod:`lecturekit.errors` and :mod:`lecturekit.i18n`.
+"""
+
+from .assign import (
+    COURSE_MARKERS,
+    INIT_CELL,
+    Question,
+    answer_types,
+    assign_all,
+    assign_one,
+    check_course,
+    find_course,
+    questions,
+    stable_cell_ids,
+)
+from .grade import Grade, autograder_notebook, find_master, grade_folder, grade_submission
+
+__all__ = [
+    "COURSE_MARKERS",
+    "INIT_CELL",
+    "Grade",
+    "Question",
+    "answer_types",
+    "assign_all",
+    "assign_one",
+    "autograder_notebook",
+    "check_course",
+    "find_course",
+    "find_master",
+    "grade_folder",
+    "grade_submission",
+    "questions",
+    "stable_cell_ids",
+]

@@ -1,0 +1,150 @@
+"""The worker: runs inside the sandbox (:mod:`.sandbox`), executes a submission's code cells one
+by one in an in-process IPython shell, and answers the driver's requests (the values of names; a
+call of one of the submission's functions) in the plain data of :mod:`.protocol`. Started as
+``python -m lecturekit.grading.worker`` by the driver (:mod:`.run`); nothing it says is trusted.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import pickle
+import signal
+import sys
+
+from .protocol import Unencodable, encode, receive_blocking, send
+
+
+# -- the worker: runs inside the sandbox -------------------------------------------------------
+class _Interrupt(KeyboardInterrupt):
+    pass
+
+
+def _alarm(seconds: float) -> None:
+    def handler(signum, frame):
+        raise _Interrupt(f"timed out after {seconds:g}s")
+
+    signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.01))
+
+
+def _disarm() -> None:
+    signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+class _QuietGrader:
+    """Stands in for the notebook's ``grader`` in the sandbox: its checks show nothing (the
+    trusted run does the checking), and otter is not imported (seconds per sandbox)."""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return lambda *args, **kwargs: None
+
+
+def worker_main() -> int:
+    """Serve the driver's requests; student output goes to a file in the scratch directory."""
+    chan_in, chan_out = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    log = os.open("output.txt", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.dup2(log, 1)
+    os.dup2(log, 2)
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance(colors="NoColor")
+    ns = shell.user_ns
+    ns["grader"] = _QuietGrader()
+    handles: dict[int, object] = {}
+    send(chan_out, {"ready": True})
+    while True:
+        try:
+            msg = receive_blocking(chan_in)
+        except EOFError:
+            return 0
+        op = msg.get("op")
+        if op == "cell":
+            timed_out = False
+            try:
+                _alarm(msg["timeout"])
+                result = shell.run_cell(msg["source"], store_history=True)
+                _disarm()
+                error = result.error_before_exec or result.error_in_exec
+                timed_out = isinstance(error, KeyboardInterrupt)
+                ok = error is None
+            except BaseException:  # noqa: BLE001 - an interrupt outside the cell's own code
+                _disarm()
+                ok, timed_out = False, True
+            send(chan_out, {"ok": ok, "timeout": timed_out})
+        elif op == "values":
+            out = {}
+            for name in msg["names"]:
+                if name not in ns:
+                    out[name] = {"missing": True}
+                    continue
+                try:
+                    out[name] = {"value": encode(ns[name])}
+                except Unencodable as exc:
+                    out[name] = {"bad": str(exc)}
+                except BaseException as exc:  # noqa: BLE001
+                    out[name] = {"bad": f"{type(exc).__name__}"}
+            send(chan_out, {"values": out})
+        elif op == "call":
+            try:
+                fn = ns.get(msg["name"])
+                if not callable(fn):
+                    raise NameError(f"name {msg['name']!r} is not defined as a function")
+                args, kwargs = _unpack(msg["args"], handles)
+                _alarm(msg["timeout"])
+                try:
+                    value = fn(*args, **kwargs)
+                finally:
+                    _disarm()
+                reply = {"value": encode(value), "after": _after(msg["args"], args, kwargs)}
+            except BaseException as exc:  # noqa: BLE001 - reported to the driver as a failure
+                _disarm()
+                try:
+                    text = f"{type(exc).__name__}: {exc}"
+                except BaseException:  # noqa: BLE001
+                    text = "the function raised"
+                reply = {"raise": text[:2000], "timeout": isinstance(exc, _Interrupt)}
+            send(chan_out, reply)
+        else:
+            return 1
+
+
+def _unpack(packed: list, handles: dict) -> tuple[list, dict]:
+    args, kwargs = [], {}
+    for item in packed:
+        key, kind = item[0], item[1]
+        if kind == "v":
+            value = item[2]
+        elif kind == "new":
+            value = handles[item[2]] = pickle.loads(base64.b64decode(item[3]))
+        else:
+            value = handles[item[2]]
+        if key is None:
+            args.append(value)
+        else:
+            kwargs[key] = value
+    return args, kwargs
+
+
+def _after(packed: list, args: list, kwargs: dict) -> dict:
+    """The arguments passed by reference as they are after the call (a function that modifies
+    its input must be seen to, by the tests that check it does not)."""
+    out = {}
+    for n, item in enumerate(packed):
+        if item[1] == "v":
+            continue
+        value = args[n] if item[0] is None else kwargs[item[0]]
+        if type(value) in (list, dict, set) or type(value).__name__ == "ndarray":
+            try:
+                out[str(n)] = encode(value)
+            except Unencodable:
+                pass
+    return out
+
+
+if __name__ == "__main__":
+    sys.exit(worker_main())

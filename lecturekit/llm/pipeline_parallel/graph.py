@@ -1,0 +1,379 @@
+"""A training step as a graph for the scheduling core: :class:`Timing` (the durations),
+:class:`PipeOp` (one forward, backward or weight-gradient pass of one micro-batch on one stage)
+and :class:`PipelineGraph`, made by :func:`build_pipeline_graph` with the dependences between
+passes and the device each one holds."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ...core import Edge, Graph, Operation, Reservation
+from ...errors import ScheduleError
+from .limits import MAX_DURATION, MAX_OPS, bounded_int, collector_paused
+from .placement import _check_shape, _directions, placement_devices, placement_directions
+
+KINDS = ("F", "B", "W")
+_KIND_TEXT = {"F": "forward", "B": "backward", "W": "weight-gradient"}
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Durations of one micro-batch through one device's share of the model, and the
+    communication latency between devices, in integer time units.
+
+    ``backward`` is the input-gradient part B and ``weight`` the weight-gradient part W of the
+    backward pass; a schedule that does not split the backward runs one op of
+    ``backward + weight`` (so ``weight=0`` describes an unsplit backward of ``backward``).
+    """
+
+    forward: int = 1
+    backward: int = 1
+    weight: int = 1
+    comm: int = 0
+
+    def __post_init__(self) -> None:
+        bounded_int("forward (T_F)", self.forward, 1, MAX_DURATION)
+        bounded_int("backward (T_B)", self.backward, 1, MAX_DURATION)
+        bounded_int("weight (T_W)", self.weight, 0, MAX_DURATION)
+        bounded_int("comm (communication latency)", self.comm, 0, MAX_DURATION)
+
+    @property
+    def full_backward(self) -> int:
+        """The unsplit backward: ``T_B + T_W``."""
+        return self.backward + self.weight
+
+    def per_micro_batch(self) -> int:
+        """Work of one micro-batch on one device: ``T_F + T_B + T_W``."""
+        return self.forward + self.backward + self.weight
+
+    def as_dict(self) -> dict[str, int]:
+        return {"F": self.forward, "B": self.backward, "W": self.weight, "comm": self.comm}
+
+
+@dataclass(frozen=True)
+class PipeOp:
+    """One pass: ``kind`` F/B/W of micro-batch ``micro`` (1-based) on ``stage`` (0-based),
+    which lives on ``device`` as its ``chunk``-th model chunk. ``batch`` > 1 (naive model
+    parallelism) means the op carries that many micro-batches at once."""
+
+    kind: str
+    micro: int
+    stage: int
+    device: int
+    chunk: int = 0
+    duration: int = 1
+    batch: int = 1
+
+    @property
+    def label(self) -> str:
+        """``F3``; ``F3.1`` for chunk 1 (interleaved); ``F1-8`` for a whole batch of 8."""
+        if self.batch > 1:
+            return f"{self.kind}{self.micro}-{self.micro + self.batch - 1}"
+        return f"{self.kind}{self.micro}" + (f".{self.chunk}" if self.chunk else "")
+
+
+def device_name(d: int) -> str:
+    """The stream (and unit) name of device ``d`` in the core graph: ``device 0``, ..."""
+    return f"device {d}"
+
+
+@dataclass
+class PipelineGraph:
+    """The passes of one training step and their dependences, as a core :class:`Graph`."""
+
+    p: int
+    m: int
+    v: int
+    timing: Timing
+    split: bool
+    batch: int
+    ops: list[PipeOp]
+    graph: Graph
+    index: dict[tuple[str, int, int], int] = field(repr=False)
+    #: the device of every stage (see :func:`placement_devices`); empty means the loop. With
+    #: two directions (DualPipe) this is the placement of direction 0
+    placement: tuple[int, ...] = ()
+    #: the placement's name: "loop", "v", "dualpipe" or "custom"
+    placement_name: str = "loop"
+    #: one placement per direction (one entry unless micro-batches travel in two directions)
+    placements: tuple[tuple[int, ...], ...] = ()
+    #: the direction (index into :attr:`placements`) of each micro-batch, micro-batch 1 first
+    directions: tuple[int, ...] = ()
+    #: groups of passes run as one call (see :func:`build_pipeline_graph`); empty: none
+    calls: tuple[tuple[tuple[str, int, int], ...], ...] = ()
+
+    @property
+    def stages(self) -> int:
+        return self.p * self.v
+
+    def direction_of(self, micro: int) -> int:
+        """The direction micro-batch ``micro`` travels in (0 unless there are two)."""
+        return self.directions[micro - 1] if self.directions else 0
+
+    def device_of(self, stage: int, micro: int | None = None) -> int:
+        """The device that holds ``stage`` (of ``micro``'s direction when there are two)."""
+        if micro is not None and len(self.placements) > 1:
+            return self.placements[self.direction_of(micro)][stage]
+        return self.placement[stage] if self.placement else stage % self.p
+
+    def chunks_of(self, device: int) -> list[tuple[int, int]]:
+        """The model chunks ``device`` holds, as ``(direction, stage)``, chunk 0 first."""
+        places = self.placements or (tuple(self.device_of(s) for s in range(self.stages)),)
+        return [
+            (k, s)
+            for k, place in enumerate(places)
+            for s in range(self.stages)
+            if place[s] == device
+        ]
+
+    def stages_of(self, device: int) -> list[int]:
+        """The stages ``device`` holds, in order: its chunk 0, chunk 1, ... (with two
+        directions, a stage number can appear twice: once per direction)."""
+        return [s for _, s in self.chunks_of(device)]
+
+    def stage_of(self, device: int, chunk: int) -> int:
+        """The stage that is ``device``'s ``chunk``-th model chunk."""
+        return self.stages_of(device)[chunk]
+
+    def parameter_share(self, device: int) -> Fraction:
+        """The fraction of the model's parameters ``device`` holds: one ``1/(p v)`` per chunk
+        (``1/p`` for 1F1B; ``2/p`` for DualPipe, which keeps both directions' copy of a stage)."""
+        return Fraction(len(self.chunks_of(device)), self.stages)
+
+    def op(self, kind: str, micro: int, stage: int) -> int:
+        """The operation index of ``kind`` of ``micro`` on ``stage``."""
+        key = (kind, micro, stage)
+        if key not in self.index:
+            raise ScheduleError(
+                f"there is no {kind}{micro} on stage {stage} (p={self.p}, m={self.m}, v={self.v}"
+                f"{', backward split into B and W' if self.split else ''})"
+            )
+        return self.index[key]
+
+    def order_from_keys(self, keys: Mapping[int, list]) -> dict[str, list[int]]:
+        """``{device: [(kind, micro, stage), ...]}`` -> the core's ``{stream: [op index]}``."""
+        index = self.index
+        return {
+            device_name(d): [
+                index[k] if type(k) is tuple and k in index else self.op(*k) for k in ks
+            ]
+            for d, ks in keys.items()
+        }
+
+
+@collector_paused
+def build_pipeline_graph(
+    p: int,
+    m: int,
+    v: int = 1,
+    timing: Timing | None = None,
+    split: bool = False,
+    batch: int = 1,
+    placement="loop",
+    directions=None,
+    calls=None,
+) -> PipelineGraph:
+    """The graph of ``F``/``B`` (/``W`` when ``split``) passes for ``p`` devices, ``m``
+    micro-batches and ``v`` chunks per device; durations from ``timing`` (each divided by
+    ``v`` for a chunk, multiplied by ``batch`` when one op carries ``batch`` micro-batches).
+    ``placement`` puts the stages on the devices (see :func:`placement_devices`): the loop
+    (stage ``s`` on device ``s mod p``, the default), ``"v"`` (device ``d`` holds stages ``d``
+    and ``2p - 1 - d``), or a list with the device of each stage; or, for micro-batches that
+    travel in two directions, ``"dualpipe"`` or one such list per direction (see
+    :func:`placement_directions`), with ``directions`` the direction of each micro-batch
+    (default: the first half 0, the second half 1).
+
+    ``calls`` (optional): groups of passes that run as one call, e.g. a full backward
+    ``[("B", 3, 1), ("W", 3, 1)]`` (one autograd call computes both gradients) or DualPipe's
+    paired forward and backward. A call waits for all its inputs before its first pass starts
+    and sends its outputs when its last pass ends: edges are added from every input of a
+    member to the first member and from the last member to every consumer of a member's
+    output. Each group must be consecutive in the order that runs on the graph."""
+    p, m, v = _check_shape(p, m, v)
+    places = placement_directions(p, v, placement)
+    dirs = _directions(m, len(places), directions)
+    place = places[0]
+    pname = "loop" if place == placement_devices(p, v) else "custom"
+    if pname == "custom" and place == placement_devices(p, v, "v"):
+        pname = "v"
+    if len(places) > 1:
+        pname = "dualpipe" if places == placement_directions(p, v, "dualpipe") else "custom"
+    chunk_of = {}
+    for d in range(p):
+        held = [(k, x) for k, pl in enumerate(places) for x in range(p * v) if pl[x] == d]
+        for c, key in enumerate(held):
+            chunk_of[key] = c
+
+    timing = timing or Timing()
+    if split and timing.weight < 1:
+        raise ScheduleError(
+            "weight (T_W): a split backward needs a weight-gradient pass of at least 1 time unit"
+        )
+    n_ops = p * v * m * (3 if split else 2)
+    if n_ops > MAX_OPS:
+        raise ScheduleError(
+            f"{n_ops} passes (p={p} x v={v} x m={m} x {3 if split else 2}) is more than this "
+            f"simulator handles quickly ({MAX_OPS}); use fewer micro-batches or stages"
+        )
+    full_b = timing.backward if split else timing.full_backward
+    raw = {"F": timing.forward, "B": full_b, "W": timing.weight}
+    if v > 1:
+        for kind, d in raw.items():
+            if kind == "W" and not split:
+                continue
+            if d % v:
+                names = {"F": "forward (T_F)", "B": "backward", "W": "weight (T_W)"}
+                raise ScheduleError(
+                    f"{names[kind]} = {d} is not divisible by v = {v}: with v chunks per device "
+                    f"each chunk's pass takes 1/v of the time, and durations are whole time "
+                    f"units. Use durations that are multiples of {v} (e.g. T_F = T_B = T_W = {v})"
+                )
+    dur = {k: d * batch // v for k, d in raw.items()}
+    comm = timing.comm * batch
+    stages = p * v
+    ops: list[PipeOp] = []
+    index: dict[tuple[str, int, int], int] = {}
+    kinds = ("F", "B", "W") if split else ("F", "B")
+    for k in range(1, m + 1):
+        dk = dirs[k - 1] if dirs else 0
+        place_k = places[dk]
+        for kind in kinds:
+            rng = range(stages) if kind == "F" else range(stages - 1, -1, -1)
+            for s in rng:
+                index[(kind, k, s)] = len(ops)
+                ops.append(PipeOp(kind, k, s, place_k[s], chunk_of[dk, s], dur[kind], batch))
+    core_ops = []
+    # what many passes share is made once: a device's unit name and reservation, a stage's
+    # place in words
+    units: dict[tuple[int, int], tuple[str, tuple[Reservation, ...]]] = {}
+    wheres: dict[tuple[int, int, int], str] = {}
+    for op in ops:
+        held = units.get((op.device, op.duration))
+        if held is None:
+            unit = device_name(op.device)
+            held = units[op.device, op.duration] = (unit, (Reservation(unit, 0, op.duration),))
+        where = wheres.get((op.stage, op.device, op.chunk))
+        if where is None:
+            where = wheres[op.stage, op.device, op.chunk] = f"stage {op.stage}" + (
+                f" (device {op.device}, chunk {op.chunk})" if v > 1 or dirs else ""
+            )
+        what = f"micro-batches {op.label[1:]}" if batch > 1 else f"micro-batch {op.micro}"
+        core_ops.append(
+            Operation(
+                name=f"{op.kind}{op.micro}@{op.stage}",
+                text=f"{_KIND_TEXT[op.kind]} of {what} on {where}",
+                reservations=held[1],
+                tail=op.duration - 1,
+                kind=op.kind,
+                stream=held[0],
+            )
+        )
+    edges = []
+    # the communication latency from stage s to s + 1, per direction
+    hops = [[comm if pl[s] != pl[s + 1] else 0 for s in range(stages - 1)] for pl in places]
+
+    for k in range(1, m + 1):
+        hop = hops[dirs[k - 1] if dirs else 0]
+        activations, gradient = f"activations of micro-batch {k}", f"gradient of micro-batch {k}"
+        for s in range(stages - 1):
+            edges.append(
+                Edge(
+                    index["F", k, s],
+                    index["F", k, s + 1],
+                    dur["F"] + hop[s],
+                    "ACT",
+                    activations,
+                )
+            )
+            edges.append(
+                Edge(
+                    index["B", k, s + 1],
+                    index["B", k, s],
+                    dur["B"] + hop[s],
+                    "GRAD",
+                    gradient,
+                )
+            )
+        edges.append(
+            Edge(
+                index["F", k, stages - 1],
+                index["B", k, stages - 1],
+                dur["F"],
+                "LOSS",
+                f"loss of micro-batch {k}",
+            )
+        )
+        if split:
+            for s in range(stages):
+                edges.append(
+                    Edge(
+                        index["B", k, s],
+                        index["W", k, s],
+                        dur["B"],
+                        "LOCAL",
+                        f"output gradient of micro-batch {k}",
+                    )
+                )
+    if calls:
+        edges += _call_edges(calls, index, ops, edges)
+    graph = Graph(
+        core_ops,
+        edges,
+        units={device_name(d): 1 for d in range(p)},
+        issue_width=None,
+        earliest=1,
+        name=f"pipeline p={p} m={m}"
+        + (f" v={v}" if v > 1 else "")
+        + (f" placement={pname}" if pname != "loop" else ""),
+    )
+    pg = PipelineGraph(
+        p,
+        m,
+        v,
+        timing,
+        split,
+        batch,
+        ops,
+        graph,
+        index,
+        place,
+        pname,
+        places,
+        dirs,
+        tuple(tuple(tuple(k) for k in g) for g in calls or ()),
+    )
+    graph.source = pg
+    return pg
+
+
+def _call_edges(calls, index, ops, edges) -> list[Edge]:
+    """The edges that make each group of passes one call (see :func:`build_pipeline_graph`)."""
+    group_of: dict[int, tuple[int, int]] = {}  # op -> (its call's first op, last op)
+    for g in calls:
+        members = []
+        for key in g:
+            key = tuple(key)
+            if key not in index:
+                raise ScheduleError(f"calls: there is no pass {key} in this graph")
+            members.append(index[key])
+        if len({ops[i].device for i in members}) > 1:
+            raise ScheduleError(f"calls: the passes of one call run on one device, got {list(g)}")
+        for i in members:
+            if i in group_of:
+                raise ScheduleError(f"calls: {ops[i].label} on stage {ops[i].stage} is in two")
+            group_of[i] = (members[0], members[-1])
+    extra = []
+    for e in edges:
+        gs, gd = group_of.get(e.src), group_of.get(e.dst)
+        if gs == gd and gs is not None:
+            continue  # inside one call
+        # a call sends its outputs when its last pass ends, and waits for every input of a
+        # member before its first pass starts
+        src = gs[1] if gs else e.src
+        dst = gd[0] if gd else e.dst
+        if (src, dst) != (e.src, e.dst):
+            lat = ops[src].duration + e.latency - ops[e.src].duration
+            extra.append(Edge(src, dst, lat, e.kind, e.on + " (one call)"))
+    return extra
