@@ -4,8 +4,10 @@
   cross iterations (with an iteration distance): :func:`analyze_loop`.
 * :mod:`~lecturekit.loops.unroll` -- unroll ``k`` times with register renaming, schedule, and
   measure cycles per iteration: :func:`unroll`, :func:`compare_unrolling`.
-* :mod:`~lecturekit.loops.modulo` -- ResMII, RecMII, iterative modulo scheduling, the modulo
-  reservation table: :func:`modulo_schedule`, :func:`explain_ii`.
+* :mod:`~lecturekit.loops.mii` -- the lower bounds on II: ResMII, RecMII, the recurrences.
+* :mod:`~lecturekit.loops.modulo` -- iterative modulo scheduling, the modulo reservation table,
+  why a smaller II fails: :func:`modulo_schedule`, :func:`explain_ii`.
+* :mod:`~lecturekit.loops.swing` -- swing modulo scheduling (fewer registers in flight).
 * :mod:`~lecturekit.loops.codegen` -- prologue, kernel and epilogue with modulo variable
   expansion, as code that runs.
 * :mod:`~lecturekit.loops.interp` -- an interpreter for the lecture's assembly: the proof that
@@ -16,8 +18,9 @@
 """
 
 from .interp import ExecutionError, run, same_effect
+from .mii import rec_mii, res_mii
 from .model import Loop, LoopError, analyze_loop
-from .modulo import ModuloResult, explain_ii, modulo_schedule, rec_mii, res_mii
+from .modulo import ModuloResult, explain_ii, modulo_schedule
 from .unroll import Unrolled, compare_unrolling, steady_state, unroll
 
 __all__ = [

@@ -18,8 +18,8 @@ iterations = ``D*II`` cycles later and must have waited ``L``, so ``II >= ceil(L
 ``sum(latency - II*distance)`` (a longest-path test), and :func:`recurrences` lists the cycles
 (``networkx.simple_cycles``) so that the binding one can be named.
 
-``MII = max(ResMII, RecMII)`` is a lower bound; the scheduler looks for a schedule at ``MII``,
-then ``MII + 1``, ...
+``MII = max(ResMII, RecMII)`` is a lower bound (both computed in :mod:`lecturekit.loops.mii`);
+the scheduler looks for a schedule at ``MII``, then ``MII + 1``, ...
 
 The scheduler: iterative modulo scheduling (Rau 1994)
 -----------------------------------------------------
@@ -55,216 +55,20 @@ from ..core.schedule import Schedule
 from ..core.verify import verify, violations
 from ..errors import ScheduleError
 from ..target.machine import Machine
+from .mii import (
+    ISSUE,
+    Recurrence,
+    ResourceBound,
+    _clock,
+    _deadline,
+    _OutOfTime,
+    critical_recurrence,
+    rec_mii,
+    recurrences,
+    res_mii,
+    resource_bounds,
+)
 from .model import Loop, analyze_loop, edge_dict
-
-ISSUE = "issue"
-
-
-# -- lower bounds ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class ResourceBound:
-    """One iteration keeps ``resource`` busy for ``uses`` cycles; it has ``capacity`` copies
-    (issue slots per cycle for ``issue``): II is at least ``bound = ceil(uses / capacity)``."""
-
-    resource: str
-    uses: int
-    capacity: int
-    bound: int
-
-    def describe(self) -> str:
-        what = (
-            "instructions issued"
-            if self.resource == ISSUE
-            else f"busy cycles of unit {self.resource}"
-        )
-        return f"{self.uses} {what} / {self.capacity} per cycle -> II >= {self.bound}"
-
-
-@dataclass(frozen=True)
-class Recurrence:
-    """A cycle of dependences around the loop: ``ops`` in order, ``edges`` taken, total
-    ``latency`` over total ``distance``: II is at least ``bound = ceil(latency / distance)``."""
-
-    ops: tuple[int, ...]
-    edges: tuple[Edge, ...]
-    latency: int
-    distance: int
-    bound: int
-
-    def describe(self, graph: Graph) -> str:
-        path = " -> ".join(graph.label(i) for i in (*self.ops, self.ops[0]))
-        via = ", ".join(f"{e.kind} {e.on}" for e in self.edges)
-        return (
-            f"{path} ({via}): latency {self.latency} over distance {self.distance} "
-            f"-> II >= {self.bound}"
-        )
-
-
-def resource_bounds(graph: Graph) -> list[ResourceBound]:
-    """The issue-width bound and one bound per unit (see :class:`ResourceBound`)."""
-    out = []
-    n = len(graph.ops)
-    if graph.issue_width is not None:
-        out.append(ResourceBound(ISSUE, n, graph.issue_width, -(-n // graph.issue_width)))
-    busy: Counter = Counter()
-    for op in graph.ops:
-        for r in op.reservations:
-            busy[r.unit] += r.cycles
-    for unit, cap in graph.units.items():
-        out.append(ResourceBound(unit, busy[unit], cap, -(-busy[unit] // cap)))
-    return out
-
-
-def res_mii(graph: Graph) -> int:
-    """ResMII: the largest resource bound (at least 1)."""
-    return max([1] + [b.bound for b in resource_bounds(graph)])
-
-
-def _positive_cycle(graph: Graph, ii: int, deadline: float | None = None) -> bool:
-    """Whether some cycle has positive total weight ``latency - ii*distance`` (Bellman-Ford on
-    longest paths from a virtual source)."""
-    from collections import deque
-
-    n = len(graph.ops)
-    out: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-    for e in graph.edges:
-        out[e.src].append((e.dst, e.latency - ii * e.distance))
-    # queue-based Bellman-Ford (SPFA): a node relaxed n times lies on a positive cycle
-    dist = [0] * n
-    queued = [True] * n
-    relaxed = [0] * n
-    queue = deque(range(n))
-    steps = 0
-    while queue:
-        steps += 1
-        if deadline is not None and steps % 4096 == 0 and _clock() > deadline:
-            raise _OutOfTime
-        s = queue.popleft()
-        queued[s] = False
-        for d, w in out[s]:
-            if dist[s] + w > dist[d]:
-                dist[d] = dist[s] + w
-                if not queued[d]:
-                    relaxed[d] += 1
-                    if relaxed[d] > n:
-                        return True
-                    queued[d] = True
-                    queue.append(d)
-    return False
-
-
-_REC_MII_CACHE: dict = {}
-
-
-def rec_mii(graph: Graph, deadline: float | None = None) -> int:
-    """RecMII: the smallest II at which no recurrence is violated (0 if the loop has none).
-
-    With a ``deadline`` (a ``time.perf_counter()`` value) that passes, the search stops and the
-    largest II proven too small plus one is returned: still a lower bound (``_OutOfTime`` is not
-    raised)."""
-    key = tuple((e.src, e.dst, e.latency, e.distance) for e in graph.edges)
-    if key in _REC_MII_CACHE:
-        return _REC_MII_CACHE[key]
-    if not any(e.distance for e in graph.edges):
-        return 0
-    lo, hi = 1, max(1, sum(max(0, e.latency) for e in graph.edges))
-    try:
-        if not _positive_cycle(graph, 0, deadline):
-            result = 0
-        else:
-            step = 1  # gallop up from 1: RecMII is usually small, and checks below it are slow
-            while step < hi and _positive_cycle(graph, step, deadline):
-                lo, step = step + 1, step * 2
-            hi = min(hi, step)
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if _positive_cycle(graph, mid, deadline):
-                    lo = mid + 1
-                else:
-                    hi = mid
-            result = lo
-    except _OutOfTime:
-        return lo  # a lower bound; not cached
-    if len(_REC_MII_CACHE) > 256:
-        _REC_MII_CACHE.clear()
-    _REC_MII_CACHE[key] = result
-    return result
-
-
-def recurrences(graph: Graph, limit: int = 2000) -> list[Recurrence]:
-    """The elementary cycles of the dependence graph (at most ``limit``), each with the parallel
-    edge that binds most, sorted by bound (largest first)."""
-    import networkx as nx  # loaded only when recurrences are listed
-
-    g = nx.DiGraph()
-    g.add_nodes_from(range(len(graph.ops)))
-    options: dict[tuple[int, int], list[Edge]] = {}
-    for e in graph.edges:
-        options.setdefault((e.src, e.dst), []).append(e)
-        g.add_edge(e.src, e.dst)
-    found = []
-    for k, cycle in enumerate(nx.simple_cycles(g)):
-        if k >= limit:
-            break
-        pairs = [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
-        best: Recurrence | None = None
-        # each pair may have several edges; try the combinations (few in practice)
-        combos = [[]]
-        for p in pairs:
-            combos = [c + [e] for c in combos for e in options[p]][:256]
-        for combo in combos:
-            lat = sum(e.latency for e in combo)
-            dist = sum(e.distance for e in combo)
-            if dist == 0:
-                continue
-            bound = max(0, -(-lat // dist))
-            rec = Recurrence(tuple(cycle), tuple(combo), lat, dist, bound)
-            if best is None or (bound, lat) > (best.bound, best.latency):
-                best = rec
-        if best is not None:
-            found.append(best)
-    best = rec_mii(graph)
-    if best and all(r.bound < best for r in found):  # the binding cycle was not listed
-        critical = critical_recurrence(graph, best - 1)
-        if critical is not None:
-            found.append(critical)
-    found.sort(key=lambda r: (-r.bound, len(r.ops), r.ops))
-    return found
-
-
-def critical_recurrence(graph: Graph, ii: int) -> Recurrence | None:
-    """A recurrence that ``ii`` violates (a cycle of positive weight ``latency - ii*distance``),
-    found by Bellman-Ford with parent pointers; ``None`` if ``ii`` violates none."""
-    n = len(graph.ops)
-    dist = [0] * n
-    parent: list[Edge | None] = [None] * n
-    last = None
-    for _ in range(n + 1):
-        last = None
-        for e in graph.edges:
-            w = e.latency - ii * e.distance
-            if dist[e.src] + w > dist[e.dst]:
-                dist[e.dst] = dist[e.src] + w
-                parent[e.dst] = e
-                last = e.dst
-        if last is None:
-            return None
-    v = last
-    for _ in range(n):  # walk back into the cycle
-        v = parent[v].src
-    edges, u = [], v
-    while True:
-        e = parent[u]
-        edges.append(e)
-        u = e.src
-        if u == v:
-            break
-    edges.reverse()
-    lat = sum(e.latency for e in edges)
-    d = sum(e.distance for e in edges)
-    if d == 0:  # pragma: no cover - distance-0 edges form no cycle
-        return None
-    return Recurrence(tuple(e.src for e in edges), tuple(edges), lat, d, max(0, -(-lat // d)))
 
 
 # -- the modulo reservation table ---------------------------------------------------------------
@@ -423,10 +227,6 @@ def modulo_heights(graph: Graph, ii: int) -> list[int]:
 SNAPSHOT_OPS = 300
 
 
-class _OutOfTime(Exception):
-    pass
-
-
 def _attempt(
     graph: Graph,
     ii: int,
@@ -553,22 +353,6 @@ def _fallback(graph: Graph) -> tuple[int, dict[int, int]]:
         if e.distance:
             need.append(-(-(e.latency + s[e.src] - s[e.dst]) // e.distance))
     return max(need), dict(enumerate(s))
-
-
-def _clock() -> float:
-    import time as _time
-
-    return _time.perf_counter()
-
-
-def _deadline(time_limit: float | None) -> float | None:
-    if time_limit is None:
-        return None
-    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)):
-        raise ScheduleError(f"time_limit must be a number of seconds, got {time_limit!r}")
-    if not 0 <= time_limit < float("inf"):
-        raise ScheduleError(f"time_limit must be a finite number of seconds >= 0, got {time_limit}")
-    return _clock() + time_limit
 
 
 def iterative_modulo_schedule(

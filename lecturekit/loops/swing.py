@@ -63,16 +63,8 @@ from ..core.graph import Graph
 from ..core.schedule import Schedule
 from ..core.verify import verify
 from ..errors import ScheduleError
-from .modulo import (
-    SNAPSHOT_OPS,
-    ModuloStep,
-    _clock,
-    _deadline,
-    _fallback,
-    _Occupancy,
-    rec_mii,
-    res_mii,
-)
+from .mii import _clock, _deadline, rec_mii, res_mii
+from .modulo import SNAPSHOT_OPS, ModuloStep, _fallback, _Occupancy
 
 
 def _sccs(n: int, succ: list[list[int]]) -> list[list[int]]:
