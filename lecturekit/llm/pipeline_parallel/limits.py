@@ -37,6 +37,8 @@ def collector_paused(func):
 
 
 def bounded_int(name: str, value, low: int, high: int | None = None) -> int:
+    """``value`` when it is an integer (not a bool) from ``low`` to ``high``; otherwise a
+    :class:`ScheduleError` that names ``name`` and says what was expected."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise ScheduleError(f"{name}: must be an integer, got {value!r}")
     if value < low or (high is not None and value > high):
