@@ -12,7 +12,7 @@ from fractions import Fraction
 from ...core import Edge, Graph, Operation, Reservation
 from ...errors import ScheduleError
 from .limits import MAX_DURATION, MAX_OPS, bounded_int, collector_paused
-from .placement import _check_shape, _directions, placement_devices, placement_directions
+from .placement import check_shape, micro_batch_directions, placement_devices, placement_directions
 
 KINDS = ("F", "B", "W")
 _KIND_TEXT = {"F": "forward", "B": "backward", "W": "weight-gradient"}
@@ -191,9 +191,9 @@ def build_pipeline_graph(
     and sends its outputs when its last pass ends: edges are added from every input of a
     member to the first member and from the last member to every consumer of a member's
     output. Each group must be consecutive in the order that runs on the graph."""
-    p, m, v = _check_shape(p, m, v)
+    p, m, v = check_shape(p, m, v)
     places = placement_directions(p, v, placement)
-    dirs = _directions(m, len(places), directions)
+    dirs = micro_batch_directions(m, len(places), directions)
     place = places[0]
     pname = "loop" if place == placement_devices(p, v) else "custom"
     if pname == "custom" and place == placement_devices(p, v, "v"):

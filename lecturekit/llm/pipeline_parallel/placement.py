@@ -10,7 +10,9 @@ from ...errors import ScheduleError
 from .limits import bounded_int
 
 
-def _check_shape(p, m, v) -> tuple[int, int, int]:
+def check_shape(p, m, v) -> tuple[int, int, int]:
+    """``(p, m, v)`` checked: devices, micro-batches and chunks per device within the bounds
+    the schedules accept (a :class:`ScheduleError` naming the one that is not)."""
     p = bounded_int("p (pipeline stages / devices)", p, 1, 64)
     m = bounded_int("m (micro-batches)", m, 1, 512)
     v = bounded_int("v (model chunks per device)", v, 1, 16)
@@ -108,7 +110,7 @@ def placement_directions(p: int, v: int, placement="loop") -> tuple[tuple[int, .
     return (placement_devices(p, v, placement),)
 
 
-def _directions(m: int, n: int, directions) -> tuple[int, ...]:
+def micro_batch_directions(m: int, n: int, directions) -> tuple[int, ...]:
     """Each micro-batch's direction: by default the first ``m / n`` go in direction 0, the
     next in direction 1 (DualPipe: half from each end)."""
     if directions is None:

@@ -10,7 +10,7 @@ from . import generators
 from .catalog import SCHEDULES, resolve_schedule
 from .graph import PipelineGraph, Timing, build_pipeline_graph
 from .limits import bounded_int, collector_paused
-from .placement import _check_shape
+from .placement import check_shape
 from .run import PipelineRun, run_order
 
 
@@ -128,7 +128,7 @@ def pipeline_schedule(
             f"v (model chunks per device) only applies to the interleaved and looped-bfs "
             f"schedules (zb-v, dualpipev, v-half and v-min use 2), not {name}"
         )
-    p, m, v = _check_shape(p, m, v or 1)
+    p, m, v = check_shape(p, m, v or 1)
     if calls and name not in ("dualpipe", "dualpipev"):
         raise ScheduleError(f"calls: only dualpipe and dualpipev have calls, not {name}")
     note = ""
