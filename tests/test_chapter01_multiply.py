@@ -18,3 +18,24 @@ def test_strength_reduction_pays_with_a_3_or_4_cycle_multiply():
     )
     assert (simulate(TIMES_TWO, lecture).cycles, simulate(DOUBLED, lecture).cycles) == (9, 7)
     assert (simulate(TIMES_TWO, mul4).cycles, simulate(DOUBLED, mul4).cycles) == (10, 7)
+
+
+def test_the_lecture_loop_moves_one_cycle_per_iteration_with_a_4_cycle_multiply():
+    """Chapter 01 says where the 3-cycle multiply shows: the software-pipelining slide's loop
+    C[j] += A * B[j] multiplies, so chapter 07's ResMII/II and chapter 06's unrolling figures
+    each grow by one cycle per iteration with the slide's 4-cycle multiply."""
+    from lecturekit.loops import modulo_schedule, unroll
+    from lecturekit.loops.examples import example
+
+    lecture = preset("lecture")
+    mul4 = replace(
+        lecture, ops={**lecture.ops, "mul": replace(lecture.ops["mul"], execute_cycles=4)}
+    )
+    saxpy = example("saxpy_loop")
+    three, four = modulo_schedule(saxpy, lecture), modulo_schedule(saxpy, mul4)
+    assert (three.res_mii, three.ii) == (10, 10)
+    assert (four.res_mii, four.ii) == (11, 11)
+    for k in (1, 2, 4, 8):
+        a = unroll(saxpy, k, lecture).cycles_per_iteration
+        b = unroll(saxpy, k, mul4).cycles_per_iteration
+        assert b == a + 1, (k, a, b)
