@@ -6,7 +6,7 @@ import pytest
 
 from lecturekit.errors import ConfigError
 from lecturekit.llm import collectives as C
-from lecturekit.llm.comm import Link
+from lecturekit.llm.comm import ALGORITHMS, Link
 from lecturekit.viz import collectives as V
 from lecturekit.widgets.collectives import (
     CollectiveStepper,
@@ -102,10 +102,12 @@ def test_drawings_build():
     assert len([ax for ax in fig.axes if ax.get_title()]) == len(trace.steps) + 1
     plt.close(fig)
     ax = V.plot_allreduce_times(8, Link.from_bandwidth(5e-6, 100e9))
-    assert len(ax.get_lines()) == 3
+    labels = [line.get_label() for line in ax.get_lines()]
+    assert labels == list(ALGORITHMS["all-reduce"])  # ring, tree, halving-doubling, double-tree
     plt.close(ax.figure)
     ax = V.plot_allreduce_times(6, Link.from_bandwidth(5e-6, 100e9))
-    assert len(ax.get_lines()) == 2  # no halving-doubling for p = 6
+    labels = [line.get_label() for line in ax.get_lines()]
+    assert "halving-doubling" not in labels and len(labels) == 3  # none for p = 6
     plt.close(ax.figure)
     with pytest.raises(ConfigError, match="unknown collective"):
         V.collective_example("allreduce")

@@ -318,6 +318,10 @@ def test_offload_moves_optimizer_and_gradient_partition_to_cpu():
     assert on.optimizer == 0 and on.gradients == 0
     assert on.cpu == off.optimizer + z2.gradients  # the ZeRO-2 partition of the gradients
     assert on.total == off.total - off.optimizer - off.gradients
+    # ZeRO-Offload is built on ZeRO-2: asking for stage 2 (or 3) offloads the same partition once
+    for z in (2, 3):
+        again = memory_report("gpt2", ParallelConfig(dp=8, zero=z, offload=True))
+        assert again.cpu == on.cpu and again.gradients == again.optimizer == 0
 
 
 def test_data_parallel_splits_batch_and_zero_does_not_touch_activations():

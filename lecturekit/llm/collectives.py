@@ -36,6 +36,10 @@ rank's buffer afterwards):
 - :func:`halving_doubling_all_reduce_trace` -- recursive halving (reduce-scatter) then recursive
   doubling (all-gather) (Rabenseifner; needs ``p`` a power of two): ``2 log2 p`` steps and the
   ring's ``2 (p - 1) / p * m`` bytes.
+- :func:`double_tree_all_reduce_trace` -- NCCL's tree: two binary trees, half of the buffer
+  each, cut into chunks that are reduced up and broadcast down in a pipeline
+  (:mod:`lecturekit.llm.double_tree`): ``~2 log2 p`` steps of latency and ``2m`` bytes per
+  rank, close to the ring's bandwidth.
 
 Bad input (no ranks, ranks holding different shapes, a root that is not a rank, ...) raises
 :class:`~lecturekit.errors.ConfigError` naming what was wrong.
@@ -332,7 +336,8 @@ class CollectiveTrace:
         """``[rank][chunk]`` -> set of ranks reduced into it, after step ``k``."""
         self._check_k(k)
         if k == 0:
-            return tuple(tuple(frozenset({r}) for _ in range(self.p)) for r in range(self.p))
+            chunks = len(self.bounds)
+            return tuple(tuple(frozenset({r}) for _ in range(chunks)) for r in range(self.p))
         return self.steps[k - 1].contributors
 
     def bytes_sent(self, phase: str | None = None) -> list[int]:
@@ -365,18 +370,21 @@ def _prepare(buffers, what: str) -> tuple[list[np.ndarray], tuple[int, ...]]:
     return [np.array(b, dtype=dtype).reshape(-1) for b in ranks], ranks[0].shape
 
 
-def _run(algorithm: str, flat, shape, schedule, op: str) -> CollectiveTrace:
+def _run(
+    algorithm: str, flat, shape, schedule, op: str, n_chunks: int | None = None
+) -> CollectiveTrace:
     """Carry out a schedule of steps on the flattened buffers and record everything.
 
     ``schedule`` is a list of ``(phase, [(src, dst, chunks, combine), ...])``. All messages of a
     step are sent at the same time, so each carries the sender's data from *before* the step.
+    The buffers are cut into ``n_chunks`` chunks (default: one per rank).
     """
     combine_fn = _check_op(op, algorithm)
     p = len(flat)
-    bounds = chunk_bounds(flat[0].size, p)
+    bounds = chunk_bounds(flat[0].size, n_chunks or p)
     itemsize = flat[0].itemsize
     state = [b.copy() for b in flat]
-    contrib = [[frozenset({r}) for _ in range(p)] for r in range(p)]
+    contrib = [[frozenset({r}) for _ in bounds] for r in range(p)]
     steps = []
     for number, (phase, messages) in enumerate(schedule, start=1):
         before = [b.copy() for b in state]
@@ -502,6 +510,32 @@ def halving_doubling_all_reduce_trace(buffers: Sequence, op: str = "sum") -> Col
         schedule.append(("all-gather", msgs))
         d *= 2
     return _run("recursive halving-doubling", flat, shape, schedule, op)
+
+
+def double_tree_all_reduce_trace(
+    buffers: Sequence, chunks: int = 2, op: str = "sum"
+) -> CollectiveTrace:
+    """NCCL's pipelined double-binary-tree all-reduce, step by step.
+
+    The buffer is cut into ``2 * chunks`` chunks: the first ``chunks`` go through the first tree
+    of :func:`lecturekit.llm.double_tree.double_binary_tree`, the rest through the second. In
+    each tree a rank adds its children's parts of a chunk to its own and passes the sum up one
+    step later; the root broadcasts each finished chunk down, pipelined behind the reduction
+    (:func:`~lecturekit.llm.double_tree.double_tree_schedule`). ``chunks - 1 + 2H`` steps for
+    trees of height ``H``; every rank sends at most ``2m`` bytes for an ``m``-byte buffer.
+    """
+    from .double_tree import double_tree_schedule
+
+    flat, shape = _prepare(buffers, "double-tree all-reduce")
+    steps = double_tree_schedule(len(flat), chunks)
+    schedule = []
+    for messages in steps:
+        kinds = {combine for *_, combine in messages}
+        phase = {frozenset({"add"}): "reduce", frozenset({"copy"}): "broadcast"}.get(
+            frozenset(kinds), "reduce+broadcast"
+        )
+        schedule.append((phase, [(src, dst, (c,), how) for src, dst, c, how in messages]))
+    return _run("double binary tree", flat, shape, schedule, op, n_chunks=2 * chunks)
 
 
 def ring_all_reduce(buffers: Sequence, op: str = "sum") -> list[np.ndarray]:

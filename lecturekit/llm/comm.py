@@ -13,6 +13,7 @@ collective     algorithm              time
 all-reduce     ring                   2(p−1) α + 2(p−1)/p · m β
 all-reduce     tree (binomial)        2⌈log2 p⌉ (α + m β)
 all-reduce     halving-doubling       2 log2 p · α + 2(p−1)/p · m β
+all-reduce     double-tree            Σ over steps of α + (chunks the busiest rank sends) · m/2k · β
 reduce-scatter ring                   (p−1) α + (p−1)/p · m β
 reduce-scatter halving-doubling       log2 p · α + (p−1)/p · m β
 all-gather     ring                   (p−1) α + (p−1)/p · m β
@@ -23,6 +24,13 @@ scatter        tree (binomial)        ⌈log2 p⌉ α + (p−1)/p · m β
 gather         tree (binomial)        ⌈log2 p⌉ α + (p−1)/p · m β
 all-to-all     pairwise               (p−1) (α + m/p β)
 ============== ====================== ============================================
+
+The ``tree`` is the binomial tree that moves the whole buffer on every step; ``double-tree`` is
+NCCL's: two binary trees carrying half of the buffer each, pipelined in ``k`` chunks per tree
+(:mod:`lecturekit.llm.double_tree`). Its steps are counted from the schedule itself
+(``k - 1 + 2H`` steps for trees of height ``H``, up to four chunks sent by a rank in a step:
+about ``2 m β`` for large ``k``, the ring's bandwidth term times ``p/(p-1)``). ``chunks``
+sets ``k``; by default :func:`double_tree_chunks` picks the ``k`` that minimises the time.
 
 ``m`` is always the size of the *whole* buffer: the vector being all-reduced, the all-gather's
 output, the reduce-scatter's input, the root's buffer for scatter/gather, one rank's send buffer
@@ -46,7 +54,7 @@ from numbers import Integral, Real
 from ..errors import ConfigError
 
 ALGORITHMS: dict[str, tuple[str, ...]] = {
-    "all-reduce": ("ring", "tree", "halving-doubling"),
+    "all-reduce": ("ring", "tree", "halving-doubling", "double-tree"),
     "reduce-scatter": ("ring", "halving-doubling"),
     "all-gather": ("ring", "halving-doubling"),
     "broadcast": ("tree",),
@@ -106,13 +114,55 @@ def ring_all_reduce_bytes_per_rank(m_bytes: float, p: int) -> float:
     return m_bytes / p * 2 * (p - 1)
 
 
+def double_tree_time(m_bytes: float, p: int, link: Link, chunks: int) -> float:
+    """α–β time of the pipelined double-binary-tree all-reduce with ``chunks`` per tree: every
+    step costs ``α`` plus the busiest rank's chunks of ``m / 2k`` bytes (the rule
+    :func:`trace_time` applies to the recorded
+    :func:`~lecturekit.llm.collectives.double_tree_all_reduce_trace`)."""
+    from .double_tree import double_tree_step_load
+
+    chunk = m_bytes / (2 * chunks)
+    return sum(
+        n * (link.alpha + load * chunk * link.beta) for n, load in double_tree_step_load(p, chunks)
+    )
+
+
+def double_tree_chunks(m_bytes: float, p: int, link: Link) -> int:
+    """The number of chunks per tree that minimises :func:`double_tree_time`.
+
+    Roughly ``(k + 2H)(α + 2mβ/k)`` for trees of height ``H``: few chunks pay the depth with
+    large messages, many chunks pay ``α`` per step; the minimum is near
+    ``k = sqrt((2H - 1) 2mβ / α)``. The exact cost is evaluated around that point. (NCCL cuts
+    buffers into fixed-size chunks instead; for large buffers both give ``~2mβ``.)"""
+    from .double_tree import MAX_CHUNKS, double_tree_height
+
+    what = "double_tree_chunks"
+    p = _check_p(p, what)
+    m = _check_nonneg(m_bytes, "m_bytes", what)
+    if p == 1 or m == 0:
+        return 1
+    height = double_tree_height(p)
+    if link.alpha == 0:
+        return MAX_CHUNKS
+    guess = math.sqrt(max(2 * height - 1, 1) * 2 * m * link.beta / link.alpha)
+    lo = max(1, min(MAX_CHUNKS, int(guess)))
+    candidates = {max(1, min(MAX_CHUNKS, k)) for k in (lo // 2, lo - 1, lo, lo + 1, 2 * lo, 1)}
+    return min(sorted(candidates), key=lambda k: double_tree_time(m, p, link, k))
+
+
 def collective_time(
-    collective: str, m_bytes: float, p: int, link: Link, algorithm: str | None = None
+    collective: str,
+    m_bytes: float,
+    p: int,
+    link: Link,
+    algorithm: str | None = None,
+    chunks: int | None = None,
 ) -> float:
     """Time in seconds of ``collective`` on ``p`` ranks over ``link``, by the table above.
 
     ``algorithm`` defaults to the first one listed for the collective in :data:`ALGORITHMS`
-    (the ring for all-reduce, all-gather and reduce-scatter).
+    (the ring for all-reduce, all-gather and reduce-scatter). ``chunks`` (chunks per tree) is
+    for ``"double-tree"`` only; by default the best number (:func:`double_tree_chunks`).
     """
     what = f"collective_time({collective!r})"
     if collective not in ALGORITHMS:
@@ -130,6 +180,15 @@ def collective_time(
     m = _check_nonneg(m_bytes, "m_bytes", what)
     if not isinstance(link, Link):
         raise ConfigError(f"{what}: link must be a Link, got {type(link).__name__}")
+    if chunks is not None and algorithm != "double-tree":
+        raise ConfigError(f"{what}: chunks is for the double-tree algorithm, not {algorithm!r}")
+    if algorithm == "double-tree":
+        if p == 1:
+            return 0.0
+        from .double_tree import _check_chunks
+
+        k = double_tree_chunks(m, p, link) if chunks is None else _check_chunks(chunks)
+        return double_tree_time(m, p, link, k)
     a, b = link.alpha, link.beta
     if algorithm == "halving-doubling" and p & (p - 1):
         raise ConfigError(f"{what}: halving-doubling needs p a power of two, got p={p}")

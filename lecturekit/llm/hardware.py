@@ -11,8 +11,10 @@ V100   2017  16/32 GB  $4392 (16GB)
 P100   2016  16GB      $557
 =====  ====  ========  ================
 
-One year on the slide is wrong: the H100 was announced in March 2022 and shipped from the autumn
-of 2022, so ``year`` is 2022 here; the other years are launch years too.
+``year`` is the year NVIDIA announced each GPU. For the H100 that is 2022 (GTC, March 2022; in
+full production in September 2022, first partner systems in October, DGX H100 in the first
+quarter of 2023: AnandTech, 20 September 2022); the slide's 2023 is when it became widely
+available, a different date rather than a wrong one.
 
 Each memory size becomes its own entry (``A100-40GB``, ``A100-80GB``, ...); the price is only known
 for the size the slide names (``None`` otherwise).

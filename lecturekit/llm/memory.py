@@ -123,7 +123,7 @@ def model_state_bytes(
         p = _share(p, dp)
     cpu = 0
     if offload:
-        if zero >= 1:  # ZeRO-Offload partitions the offloaded gradients as ZeRO-2 does
+        if zero == 1:  # ZeRO-Offload partitions the offloaded gradients as ZeRO-2 does
             g = _share(g, dp)
         cpu, o, g = o + g, 0, 0
     return {"parameters": p, "gradients": g, "optimizer": o, "cpu": cpu}
@@ -419,7 +419,7 @@ def technique_effects(
         run(f"ZeRO-1, dp={dp}", dp=dp, zero=1),
         run(f"ZeRO-2, dp={dp}", dp=dp, zero=2),
         run(f"ZeRO-3, dp={dp}", dp=dp, zero=3),
-        run(f"ZeRO-1 + CPU offload, dp={dp}", dp=dp, zero=1, offload=True),
+        run(f"ZeRO-2 + CPU offload, dp={dp}", dp=dp, zero=2, offload=True),
         run(f"tensor parallel tp={tp}", tp=tp),
         run(f"tp={tp} + sequence parallel", tp=tp, sp=True),
         run("selective recomputation", recompute="selective"),
