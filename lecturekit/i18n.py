@@ -551,10 +551,15 @@ def run_edition(path: Path, timeout: int = 600) -> float | None:
     try:
         client.execute()
     except CellExecutionError as exc:
-        first = str(exc).strip().splitlines()[-1] if str(exc).strip() else ""
+        failed = next(
+            (c for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"),
+            None,
+        )
         raise TranslationError(
-            _("{path}: a cell failed while running the edition: {error}").format(
-                path=path, error=first
+            _("{path}: cell {cell} failed while running the edition: {error}").format(
+                path=path,
+                cell=failed.get("id", "?") if failed is not None else "?",
+                error=f"{exc.ename}: {exc.evalue}",
             )
         ) from None
     _clean(nb)
@@ -568,17 +573,29 @@ def run_edition(path: Path, timeout: int = 600) -> float | None:
 
 def run_editions(paths: list[Path], jobs: int | None = None):
     """:func:`run_edition` on each of ``paths``, ``jobs`` at once (default: the number of
-    cores); yields ``(path, seconds or None)`` in the order given."""
+    cores); yields ``(path, seconds or None)`` as each finishes. A notebook that fails does not
+    stop the others: after the last, one :class:`TranslationError` names every failure."""
     import os
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    jobs = max(1, jobs or os.cpu_count() or 1)
-    if jobs == 1 or len(paths) <= 1:
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(paths) or 1))
+    failed: list[str] = []
+    if jobs == 1:
         for p in paths:
-            yield p, run_edition(p)
-        return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from zip(paths, pool.map(run_edition, paths), strict=True)
+            try:
+                yield p, run_edition(p)
+            except TranslationError as exc:
+                failed.append(str(exc))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            running = {pool.submit(run_edition, p): p for p in paths}
+            for done in as_completed(running):
+                try:
+                    yield running[done], done.result()
+                except TranslationError as exc:
+                    failed.append(str(exc))
+    if failed:
+        raise TranslationError("\n".join(failed))
 
 
 def built_text(source: Path, translation: Path, lang: str = "zh") -> str:

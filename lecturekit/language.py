@@ -197,11 +197,13 @@ def _notebook_language() -> tuple[str, str] | None:
         path = _notebook_path()
         edition = edition_of(path) if path is not None else None
         if edition is not None:
-            _notebook_cache[key] = (edition, f"notebook {path} (edition {edition})")
+            why = f"notebook {path} (edition {edition})"  # i18n: not shown (a diagnosis)
+            _notebook_cache[key] = (edition, why)
         else:
             folder = _folder_language(cwd)
             if folder is not None:
-                _notebook_cache[key] = (folder, f"notebook folder {cwd}")
+                why = f"notebook folder {cwd}"  # i18n: not shown (a diagnosis)
+                _notebook_cache[key] = (folder, why)
     return _notebook_cache[key]
 
 
@@ -249,6 +251,15 @@ def N_(message: str) -> str:
     return message
 
 
+def ordinal(n: int) -> str:
+    """``n`` as an ordinal in the language spoken: ``1st``, ``2nd``, ``11th`` in English, ``第 1``
+    in Chinese (a message puts it where the language wants it)."""
+    if get_language() == "en":
+        suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+        return f"{n}{suffix}"
+    return _("{n}th").format(n=n)
+
+
 # -- text width --------------------------------------------------------------------------------
 def display_width(text: str) -> int:
     """Columns ``text`` takes in a terminal or a monospace font: wide and full-width characters
@@ -294,6 +305,7 @@ __all__ = [
     "ljust",
     "ngettext",
     "npgettext",
+    "ordinal",
     "pgettext",
     "rjust",
     "set_language",

@@ -267,9 +267,10 @@ def test_a_message_template_round_trips_its_values(values, literal):
         assert back == f"「{values[0]}」「{values[1]}」"
 
 
-def test_drawings_need_no_cjk_font():
-    """Figures read the same in both editions on any machine: the drawing code writes no Chinese
-    (only docstrings and comments may hold it), so no CJK font is needed for a figure."""
+def test_drawing_code_is_written_in_english():
+    """The drawing code's text is English, marked for the catalog (only docstrings and comments
+    may hold Chinese): a figure's Chinese comes from lecturekit/locale, drawn with a CJK font
+    when there is one and in English when there is none (tests/test_fonts.py)."""
     import ast
 
     cjk = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]")
@@ -292,4 +293,4 @@ def test_drawings_need_no_cjk_font():
                 and cjk.search(node.value)
             ):
                 found.append(f"{path.name}:{node.lineno}: {node.value[:40]!r}")
-    assert not found, "Chinese text in a figure needs a CJK font:\n" + "\n".join(found)
+    assert not found, "Chinese belongs in the catalog (lecturekit/locale):\n" + "\n".join(found)

@@ -296,6 +296,49 @@ NAME_CALLS = {
     "rcParams",
 }
 MARKERS = {"_", "gettext", "N_", "ngettext", "pgettext", "npgettext"}
+#: keyword arguments whose strings are names or styles, never shown
+NAME_KEYWORDS = {
+    "textcoords",
+    "xycoords",
+    "scale",
+    "xscale",
+    "yscale",
+    "which",
+    "axis",
+    "loc",
+    "ha",
+    "va",
+    "family",
+    "fontfamily",
+    "weight",
+    "fontweight",
+    "color",
+    "cmap",
+    "linestyle",
+    "ls",
+    "boxstyle",
+    "connectionstyle",
+    "arrowstyle",
+    "mode",
+    "names",
+    "style",
+    "marker",
+    "align",
+    "orientation",
+    "button_style",
+    "bar_style",
+    "dtype",
+    "format",
+    "kind",
+    "interpolation",
+    "aspect",
+    "hatch",
+    "edgecolor",
+    "facecolor",
+    "encoding",
+    "errors",
+    "sep",
+}
 
 
 @dataclass
@@ -317,10 +360,13 @@ def _call_name(node: ast.Call) -> str | None:
 
 
 def _skipped_lines(source: str) -> set[int]:
-    """Lines with a ``# i18n: not shown`` comment (a string there is not user-facing text)."""
+    """Lines with a ``# i18n: not shown`` comment (a string there is not text a person reads) or
+    ``# i18n: as is`` (read as written in every language: a proper name, a formula)."""
     lines = set()
     for tok in tokenize.generate_tokens(io.StringIO(source).readline):
-        if tok.type == tokenize.COMMENT and "i18n: not shown" in tok.string:
+        if tok.type == tokenize.COMMENT and (
+            "i18n: not shown" in tok.string or "i18n: as is" in tok.string
+        ):
             lines.add(tok.start[0])
     return lines
 
@@ -352,6 +398,8 @@ def unmarked(path: Path) -> list[Unmarked]:
             excluded.add(id(sub))
 
     for node in ast.walk(tree):
+        if isinstance(node, ast.stmt) and node.lineno in skip_lines:
+            exclude(node)  # the marker on a statement's first line covers the statement
         if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             if node.body and isinstance(node.body[0], ast.Expr):
                 exclude(node.body[0].value)  # docstring
@@ -363,6 +411,8 @@ def unmarked(path: Path) -> list[Unmarked]:
                 exclude(node)
         elif isinstance(node, ast.Compare):
             exclude(node)
+        elif isinstance(node, ast.keyword) and node.arg in NAME_KEYWORDS:
+            exclude(node.value)
         elif isinstance(node, ast.Subscript):
             exclude(node.slice)
         elif isinstance(node, ast.Dict):
@@ -415,7 +465,8 @@ def unmarked(path: Path) -> list[Unmarked]:
         lines = range(node.lineno, (node.end_lineno or node.lineno) + 1)
         if any(n in skip_lines for n in lines):
             continue
-        if PROSE.search(text) or (shown(node) and re.search(r"[A-Za-z]{2,}", text)):
+        words = re.sub(r"<[^>]*>|&\w+;|\{\}", " ", text)  # markup and values are not text
+        if PROSE.search(words) or (shown(node) and re.search(r"[A-Za-z]{2,}", words)):
             found.append(Unmarked(path, node.lineno, text, node, module_level(node)))
     return sorted(found, key=lambda u: u.line)
 
@@ -453,6 +504,57 @@ def marked_calls_with_no_literal(paths=("lecturekit",)) -> list[str]:
     return wrong
 
 
+def shadowed(paths=("lecturekit",)) -> list[str]:
+    """Functions (and comprehensions) that call ``_()`` where ``_`` is also a local name (``for _
+    in ...``, ``a, _ = ...``): there the call would reach the throwaway value, not the catalog."""
+    scopes = (
+        ast.FunctionDef,
+        ast.AsyncFunctionDef,
+        ast.Lambda,
+        ast.ListComp,
+        ast.SetComp,
+        ast.DictComp,
+        ast.GeneratorExp,
+    )
+    wrong = []
+    for path in source_files(paths):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for scope in ast.walk(tree):
+            if not isinstance(scope, scopes):
+                continue
+            stores, calls = [], []
+            todo = list(ast.iter_child_nodes(scope))
+            while todo:
+                node = todo.pop()
+                if isinstance(
+                    node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+                ):
+                    continue  # its own scope
+                if (
+                    isinstance(node, ast.Name)
+                    and node.id == "_"
+                    and isinstance(node.ctx, ast.Store)
+                ):
+                    stores.append(node.lineno)
+                if isinstance(node, ast.arg) and node.arg == "_":
+                    stores.append(node.lineno)
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id == "_"
+                ):
+                    calls.append(node.lineno)
+                todo.extend(ast.iter_child_nodes(node))
+            if isinstance(scope, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                pass
+            if stores and calls:
+                wrong.append(
+                    f"{rel(path)}:{min(stores)}: `_` is a local name here and _() is called "
+                    f"(line {min(calls)}): rename the throwaway"
+                )
+    return wrong
+
+
 # -- wrapping ----------------------------------------------------------------------------------
 def _name_for(expr: ast.AST, taken: dict[str, str], source: str) -> str:
     text = ast.get_source_segment(source, expr) or ""
@@ -482,7 +584,8 @@ def _name_for(expr: ast.AST, taken: dict[str, str], source: str) -> str:
 
 
 def _literal(text: str, indent: int) -> str:
-    """``text`` as a Python string literal; split into implicitly joined pieces when long."""
+    """``text`` as a Python string literal; long text as implicitly joined pieces on their own
+    lines (inside the call's parentheses)."""
     if len(text) <= 70:
         return _quote(text)
     words = re.findall(r"\S+\s*|\s+", text)
@@ -494,7 +597,7 @@ def _literal(text: str, indent: int) -> str:
         line += w
     pieces.append(line)
     pad = " " * (indent + 4)
-    return "(\n" + "\n".join(pad + _quote(p) for p in pieces) + "\n" + " " * indent + ")"
+    return "\n" + "\n".join(pad + _quote(p) for p in pieces) + "\n" + " " * indent
 
 
 def _quote(text: str) -> str:
@@ -552,10 +655,19 @@ def wrap(path: Path) -> list[Unmarked]:
     for start, end, new in sorted(edits, reverse=True):
         data = data[:start] + new + data[end:]
     text = data.decode("utf-8")
-    if edits and "import _" not in text and "_ = " not in text:
+    if edits and not _imports_marker(text):
         text = _add_import(text, path)
     path.write_text(text, encoding="utf-8")
     return left
+
+
+def _imports_marker(text: str) -> bool:
+    return any(
+        isinstance(node, ast.ImportFrom)
+        and (node.module or "").endswith("language")
+        and any(a.name == "_" for a in node.names)
+        for node in ast.walk(ast.parse(text))
+    )
 
 
 def _add_import(text: str, path: Path) -> str:

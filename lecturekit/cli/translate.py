@@ -48,7 +48,7 @@ def register(sub) -> None:
         action="store_true",
         help=_(
             "build: write the notebooks without running them (their outputs stay the English "
-            "edition's until they are run)"
+            "edition's until they are run; default: run them)"
         ),
     )
     p.add_argument(
