@@ -183,7 +183,8 @@ def _kernel_language(cwd: Path, env: dict) -> str:
     """What lecturekit chooses in a process that looks like a Jupyter kernel (ipykernel
     imported) started in ``cwd`` with ``env``."""
     code = "import ipykernel, lecturekit; print(lecturekit.get_language())"
-    clean = {k: v for k, v in os.environ.items() if k not in ("JPY_SESSION_NAME", "LANGUAGE")}
+    chosen = ("JPY_SESSION_NAME", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", language.ENV)
+    clean = {k: v for k, v in os.environ.items() if k not in chosen}
     out = subprocess.run(
         [sys.executable, "-c", code],
         cwd=cwd,
@@ -297,3 +298,62 @@ def test_the_wheel_carries_the_compiled_catalog(tmp_path):
     (wheel,) = tmp_path.glob("lecturekit-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert "lecturekit/locale/zh/LC_MESSAGES/lecturekit.mo" in names
+
+
+# -- what a person sees, in Chinese ----------------------------------------------------------------
+def test_the_cli_speaks_the_language_asked_for(capsys, monkeypatch):
+    from lecturekit.cli import main
+
+    monkeypatch.setenv("LECTUREKIT_LANG", "en")
+    assert main(["--lang", "zh", "translate", "bogus"]) == 2
+    err = capsys.readouterr().err
+    assert "错误" in err and "无效的选择" in err and "'bogus'" in err
+    assert main(["translate", "bogus", "--lang=zh"]) == 2  # after the subcommand too
+    assert "错误" in capsys.readouterr().err
+    assert main(["translate", "bogus"]) == 2  # English without --lang: argparse as it was
+    err = capsys.readouterr().err
+    assert "error: argument action: invalid choice: 'bogus'" in err
+    monkeypatch.setenv("LECTUREKIT_LANG", "zh")
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("用法：lecturekit") and "显示本帮助信息并退出" in out
+    assert "位置参数" in out and "本命令输出所用的语言" in out
+    assert main(["--lang", "fr", "translate", "status"]) == 2  # in the environment's language
+    assert "没有语言 'fr' 的消息目录" in capsys.readouterr().err
+    assert main(["--lang", "en", "translate", "bogus"]) == 2
+    assert "invalid choice" in capsys.readouterr().err
+    assert language.get_language() == "zh"  # --lang changes nothing after the command
+
+
+def test_a_text_table_with_chinese_cells_lines_up():
+    from lecturekit.viz.text import text_table
+
+    table = text_table(
+        ["model", "s"], [["GPT-3 (lecture)", "2,048"], ["通义千问", "10,000,000"]], right=[1]
+    )
+    lines = table.splitlines()
+    assert {display_width(line) for line in lines} == {len(lines[1])}
+    assert lines[2].startswith("通义千问         ")
+
+
+def test_a_widget_speaks_chinese_and_an_error_stays_in_it():
+    """Labels from the catalog; a failing callback shows the error (in Chinese) in the widget and
+    never raises into the kernel."""
+    from lecturekit.widgets.common import Stepper
+
+    def render(i):
+        if i == 2:
+            raise ValueError("boom")
+        return f"{i}"
+
+    with language.using("zh"):
+        stepper = Stepper(3, render, title="列表调度")
+        assert stepper.back_button.description == "◀ 上一步"
+        assert stepper.step_button.description == "下一步 ▶"
+        assert stepper.position.value == "步 1 / 3"
+        stepper.step()
+        stepper.step()  # render raises: shown, not raised
+        assert "意外的错误（ValueError）：boom" in stepper.error.value
+        assert "错误：" in stepper.error.value
+    with language.using("en"):
+        assert Stepper(2, render).step_button.description == "step ▶"

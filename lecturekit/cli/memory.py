@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from .. import validate
 from ..errors import ConfigError
-from ..language import _, ljust
+from ..language import _, ljust, pgettext
 from ..llm import hardware
 from ..llm.config import MAXIMA, PRESETS, ModelConfig, ParallelConfig, precision, preset
 from ..llm.memory import GB, GIB, memory_report, model_state_bytes
@@ -358,9 +358,9 @@ def run(args) -> int:
             schedule=par.schedule,
             zero=par.zero,
             value=_(" + CPU offload") if par.offload else "",
-            value2=_("on") if par.sp else _("off"),
+            value2=pgettext("switch", "on") if par.sp else pgettext("switch", "off"),
             recompute=par.recompute,
-            value3=_("on") if par.flash else _("off"),
+            value3=pgettext("switch", "on") if par.flash else pgettext("switch", "off"),
         )
         + (f", cp={args.cp}" if args.cp > 1 else "")
         + (f", ep={args.ep}" if args.ep > 1 else "")
