@@ -7,10 +7,14 @@ translation (``zh``), keyed by the cell's id::
     translations/zh/notebooks/04_list_scheduling.yaml   ->  notebooks/zh/04_list_scheduling.ipynb
     translations/zh/exercises/04_list_scheduling.yaml   ->  exercises/zh/04_list_scheduling.ipynb
 
-:func:`build` writes the Chinese notebook: every cell of the English one, in order, with the same
-ids, code and outputs, and each markdown cell's text replaced by its translation. Code therefore
-exists once; only prose is translated (in the spirit of gettext's ``msgid``/``msgstr``, with the
-English text itself kept in the file so a reviewer sees what changed).
+:func:`build_one` writes the Chinese notebook: every cell of the English one, in order, with the
+same ids and code, each markdown cell's text replaced by its translation, and
+``metadata.lecturekit.edition = "zh"``; :func:`run_edition` then runs it in its folder, where its
+kernel speaks Chinese (:mod:`lecturekit.language`), so its saved outputs are the Chinese
+edition's own (what the library prints comes from the message catalog). Code therefore exists
+once; only prose is translated (in the spirit of gettext's ``msgid``/``msgstr``, with the English
+text itself kept in the file so a reviewer sees what changed). :func:`edition_problems` says
+whether a built notebook is what the build makes today, outputs aside, reading plain JSON.
 
 A translation is *stale* when the English cell no longer equals the ``en`` it was written for,
 and *missing* when a markdown cell has no entry or an empty ``zh``. :func:`check` reports both,
