@@ -3,8 +3,9 @@
 The notebooks import from here. Importing the package is cheap: it loads the error classes, and
 :func:`parse` and the instruction classes from :mod:`lecturekit.asm` on first use; drawing
 (:mod:`lecturekit.viz`) and widget (:mod:`lecturekit.widgets`) modules load matplotlib and
-ipywidgets only when used. Modules that moved keep their old names (:data:`MOVED`); the map of
-the folders is in docs/DESIGN.md ("Layout").
+ipywidgets only when used. :func:`set_language` chooses English or Chinese for everything the
+library shows (:mod:`lecturekit.language`). Modules that moved keep their old names
+(:data:`MOVED`); the map of the folders is in docs/DESIGN.md ("Layout").
 """
 
 import sys
@@ -19,6 +20,7 @@ from .errors import (
     ParseError,
     ScheduleError,
 )
+from .language import get_language, set_language
 
 __version__ = "0.1.0"
 
@@ -77,7 +79,7 @@ def __getattr__(name: str):
         value = asm if name == "asm" else getattr(asm, name)
         globals()[name] = value
         return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")  # i18n: not shown
 
 
 def __dir__() -> list[str]:
@@ -94,5 +96,7 @@ __all__ = [
     "ParseError",
     "Program",
     "ScheduleError",
+    "get_language",
     "parse",
+    "set_language",
 ]

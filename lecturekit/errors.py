@@ -6,6 +6,16 @@ type and show its message: the message always says what was wrong and where.
 
 from __future__ import annotations
 
+import sys
+
+
+def _(message: str) -> str:
+    """``message`` from the catalog (:func:`lecturekit.language.gettext`). The catalog's module
+    raises these errors, so it imports this one, not the other way round; it is loaded with the
+    package (``lecturekit/__init__.py``), and until it is the message stays English."""
+    language = sys.modules.get("lecturekit.language")
+    return language.gettext(message) if language is not None else message
+
 
 class LectureKitError(Exception):
     """Base class: a clear, user-facing message about bad input or an impossible request."""
@@ -22,7 +32,9 @@ class ParseError(LectureKitError):
         super().__init__(self._render())
 
     def _render(self) -> str:
-        text = f"line {self.line}, column {self.column}: {self.message}"
+        text = _("line {line}, column {column}: {message}").format(
+            line=self.line, column=self.column, message=self.message
+        )
         if self.source_line:
             pointer = " " * (self.column - 1) + "^"
             text += f"\n    {self.source_line}\n    {pointer}"

@@ -7,10 +7,14 @@ translation (``zh``), keyed by the cell's id::
     translations/zh/notebooks/04_list_scheduling.yaml   ->  notebooks/zh/04_list_scheduling.ipynb
     translations/zh/exercises/04_list_scheduling.yaml   ->  exercises/zh/04_list_scheduling.ipynb
 
-:func:`build` writes the Chinese notebook: every cell of the English one, in order, with the same
-ids, code and outputs, and each markdown cell's text replaced by its translation. Code therefore
-exists once; only prose is translated (in the spirit of gettext's ``msgid``/``msgstr``, with the
-English text itself kept in the file so a reviewer sees what changed).
+:func:`build_one` writes the Chinese notebook: every cell of the English one, in order, with the
+same ids and code, each markdown cell's text replaced by its translation, and
+``metadata.lecturekit.edition = "zh"``; :func:`run_edition` then runs it in its folder, where its
+kernel speaks Chinese (:mod:`lecturekit.language`), so its saved outputs are the Chinese
+edition's own (what the library prints comes from the message catalog). Code therefore exists
+once; only prose is translated (in the spirit of gettext's ``msgid``/``msgstr``, with the English
+text itself kept in the file so a reviewer sees what changed). :func:`edition_problems` says
+whether a built notebook is what the build makes today, outputs aside, reading plain JSON.
 
 A translation is *stale* when the English cell no longer equals the ``en`` it was written for,
 and *missing* when a markdown cell has no entry or an empty ``zh``. :func:`check` reports both,
@@ -30,11 +34,13 @@ from __future__ import annotations
 
 import ast
 import copy
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import LectureKitError
+from .language import N_, _
 
 LANGUAGES = ("zh",)
 #: English notebook folders that have editions, relative to the course root
@@ -51,8 +57,20 @@ class Problem:
     detail: str = ""
 
     def __str__(self) -> str:
-        text = f"{self.notebook}: cell {self.cell}: {self.kind}"
+        kind = _(KINDS[self.kind]) if self.kind in KINDS else self.kind
+        text = _("{notebook}: cell {cell}: {kind}").format(
+            notebook=self.notebook, cell=self.cell, kind=kind
+        )
         return f"{text} ({self.detail})" if self.detail else text
+
+
+#: the kinds of :class:`Problem`, as shown (translated where shown)
+KINDS = {
+    "missing": N_("missing"),
+    "stale": N_("stale"),
+    "orphan": N_("orphan"),
+    "duplicate": N_("duplicate"),
+}
 
 
 class TranslationError(LectureKitError):
@@ -94,40 +112,69 @@ def _yaml():
     return yaml, Dumper
 
 
+_parsed: dict[Path, tuple[tuple[int, int], object]] = {}
+
+
+def _document(path: Path):
+    """A translation file's YAML, parsed once per version of the file (libyaml's loader where
+    PyYAML has it: ``translate status`` reads every file of the course)."""
+    yaml, _dumper = _yaml()
+    try:
+        stat = path.stat()
+        key = (stat.st_mtime_ns, stat.st_size)
+        if path in _parsed and _parsed[path][0] == key:
+            return copy.deepcopy(_parsed[path][1])
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader) or {}  # noqa: S506
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise TranslationError(
+            _("{path}: cannot read translation file: {error}").format(path=path, error=exc)
+        ) from None
+    _parsed[path] = (key, data)
+    return copy.deepcopy(data)
+
+
 def load(path: Path) -> list[dict]:
     """The entries of a translation file (a list of ``{id, en, zh[, en_was, stale]}``)."""
-    yaml, _ = _yaml()
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise TranslationError(f"{path}: cannot read translation file: {exc}") from None
+    data = _document(path)
     cells = data.get("cells") if isinstance(data, dict) else None
     if not isinstance(cells, list):
-        raise TranslationError(f"{path}: expected a mapping with a 'cells' list")
+        raise TranslationError(
+            _("{path}: expected a mapping with a 'cells' list").format(path=path)
+        )
     for i, entry in enumerate(cells):
         if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
-            raise TranslationError(f"{path}: entry {i + 1} has no string 'id'")
+            raise TranslationError(
+                _("{path}: entry {number} has no string 'id'").format(path=path, number=i + 1)
+            )
         for key in ("en", "zh", "en_was"):
             if entry.get(key) is not None and not isinstance(entry[key], str):
-                raise TranslationError(f"{path}: cell {entry['id']}: '{key}' must be text")
+                raise TranslationError(
+                    _("{path}: cell {cell}: '{key}' must be text").format(
+                        path=path, cell=entry["id"], key=key
+                    )
+                )
     return cells
 
 
 def load_messages(path: Path) -> list[dict]:
     """The ``messages`` of a translation file: ``{en, zh}`` per assertion message (maybe none)."""
-    yaml, _ = _yaml()
     if not path.exists():
         return []
     load(path)  # the same checks of the file as a whole
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = _document(path)
     messages = data.get("messages") or []
     if not isinstance(messages, list):
-        raise TranslationError(f"{path}: 'messages' must be a list")
+        raise TranslationError(_("{path}: 'messages' must be a list").format(path=path))
     for i, m in enumerate(messages):
         if not isinstance(m, dict) or not isinstance(m.get("en"), str):
-            raise TranslationError(f"{path}: message {i + 1} has no text 'en'")
+            raise TranslationError(
+                _("{path}: message {number} has no text 'en'").format(path=path, number=i + 1)
+            )
         if m.get("zh") is not None and not isinstance(m["zh"], str):
-            raise TranslationError(f"{path}: message {i + 1}: 'zh' must be text")
+            raise TranslationError(
+                _("{path}: message {number}: 'zh' must be text").format(path=path, number=i + 1)
+            )
     return messages
 
 
@@ -252,47 +299,78 @@ def _markdown_cells(nb) -> list:
     return [c for c in nb.cells if c.cell_type == "markdown"]
 
 
+class _Node(dict):
+    """A notebook read as plain JSON, with nbformat's attribute access (``nb.cells``,
+    ``cell.source`` as one string): reading and validating with nbformat would take most of
+    ``translate status``'s time, and checking needs neither."""
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def read_plain(path: Path) -> _Node:
+    """The notebook at ``path`` as :class:`_Node` (cells' sources joined into strings)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        cells = []
+        for c in data.get("cells", []):
+            cell = _Node(c)
+            source = c.get("source", "")
+            cell["source"] = "".join(source) if isinstance(source, list) else source
+            cells.append(cell)
+    except (OSError, UnicodeDecodeError, ValueError, AttributeError) as exc:
+        raise TranslationError(
+            _("{path}: cannot read the notebook: {error}").format(path=path, error=exc)
+        ) from None
+    return _Node(data, cells=cells, metadata=data.get("metadata", {}))
+
+
 def check_one(source: Path, translation: Path, name: str | None = None) -> list[Problem]:
     """Every way the translation of ``source`` is not current (empty when it is)."""
-    import nbformat
-
     name = name or str(source)
-    nb = nbformat.read(str(source), as_version=4)
+    nb = read_plain(source)
     if not translation.exists():
-        return [Problem(name, "*", "missing", f"no translation file {translation}")]
+        return [
+            Problem(name, "*", "missing", _("no translation file {path}").format(path=translation))
+        ]
     entries = load(translation)
     problems: list[Problem] = []
     by_id: dict[str, dict] = {}
     for e in entries:
         if e["id"] in by_id:
-            problems.append(Problem(name, e["id"], "duplicate", "the id appears twice"))
+            problems.append(Problem(name, e["id"], "duplicate", _("the id appears twice")))
         by_id[e["id"]] = e
     ids = set()
     for cell in _markdown_cells(nb):
         cid = cell.get("id")
         if not cid:
-            problems.append(Problem(name, "?", "missing", "a markdown cell has no id"))
+            problems.append(Problem(name, "?", "missing", _("a markdown cell has no id")))
             continue
         ids.add(cid)
         entry = by_id.get(cid)
         first = cell.source.strip().splitlines()[0][:60] if cell.source.strip() else ""
         if entry is None or not (entry.get("zh") or "").strip():
-            problems.append(Problem(name, cid, "missing", f"untranslated: {first!r}"))
+            detail = _("untranslated: {text!r}").format(text=first)
+            problems.append(Problem(name, cid, "missing", detail))
         elif entry.get("stale") or entry.get("en") != cell.source:
-            problems.append(
-                Problem(name, cid, "stale", f"the English changed after translation: {first!r}")
-            )
+            detail = _("the English changed after translation: {text!r}").format(text=first)
+            problems.append(Problem(name, cid, "stale", detail))
     for cid in by_id:
         if cid not in ids:
-            problems.append(Problem(name, cid, "orphan", "no markdown cell has this id"))
+            problems.append(Problem(name, cid, "orphan", _("no markdown cell has this id")))
     wanted = public_messages(nb)
     have = {m["en"]: m for m in load_messages(translation)}
     for t in wanted:
         if not (have.get(t, {}).get("zh") or "").strip():
-            problems.append(Problem(name, "message", "missing", f"untranslated: {t[:60]!r}"))
+            detail = _("untranslated: {text!r}").format(text=t[:60])
+            problems.append(Problem(name, "message", "missing", detail))
     for t in have:
         if t not in wanted:
-            problems.append(Problem(name, "message", "orphan", f"no test says {t[:60]!r}"))
+            detail = _("no test says {text!r}").format(text=t[:60])
+            problems.append(Problem(name, "message", "orphan", detail))
     return problems
 
 
@@ -307,7 +385,11 @@ def sync(source: Path, translation: Path, source_rel: str) -> dict[str, int]:
     for cell in _markdown_cells(nb):
         cid = cell.get("id")
         if not cid:
-            raise TranslationError(f"{source_rel}: a markdown cell has no id (nbformat ≥ 4.5)")
+            raise TranslationError(
+                _("{notebook}: a markdown cell has no id (nbformat ≥ 4.5)").format(
+                    notebook=source_rel
+                )
+            )
         e = old.get(cid)
         if e is None:
             entries.append({"id": cid, "en": cell.source, "zh": ""})
@@ -339,10 +421,17 @@ def build_one(source: Path, translation: Path, target: Path, lang: str = "zh") -
     problems = check_one(source, translation)
     if problems:
         listed = "\n  ".join(map(str, problems[:20]))
-        more = f"\n  … and {len(problems) - 20} more" if len(problems) > 20 else ""
+        more = (
+            "\n  " + _("… and {count} more").format(count=len(problems) - 20)
+            if len(problems) > 20
+            else ""
+        )
         raise TranslationError(
-            f"{source}: the {lang} translation is not current; run `lecturekit translate "
-            f"sync` and translate:\n  {listed}{more}"
+            _(
+                "{notebook}: the {language} translation is not current; run `lecturekit "
+                "translate sync` and translate:"
+            ).format(notebook=source, language=lang)
+            + f"\n  {listed}{more}"
         )
     nb = nbformat.read(str(source), as_version=4)
     zh = {e["id"]: e["zh"] for e in load(translation)}
@@ -361,6 +450,156 @@ def build_one(source: Path, translation: Path, target: Path, lang: str = "zh") -
     target.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(out, str(target))
     return target
+
+
+#: what :func:`sync` counts, as ``translate sync`` prints it
+COUNTS = {
+    "added": N_("{count} added"),
+    "stale": N_("{count} stale"),
+    "removed": N_("{count} removed"),
+    "kept": N_("{count} kept"),
+}
+
+
+def edition_problems(
+    source: Path, translation: Path, edition: Path, lang: str = "zh", root: Path | None = None
+) -> list[Problem]:
+    """How the built ``edition`` differs from what :func:`build_one` would make from ``source``
+    and ``translation`` today, outputs aside (they are the edition's own, from running it:
+    :func:`run_edition`): a missing edition, other cells or code, a markdown cell that is not its
+    translation, other metadata; an English cell that has outputs whose edition cell has none
+    (built but not run). Reads plain JSON (no nbformat), so ``translate status`` stays fast."""
+    shown = edition.relative_to(root).as_posix() if root else str(edition)
+    rel = source.relative_to(root).as_posix() if root else str(source)
+    fix = _("run `lecturekit translate build {notebook}`").format(notebook=rel)
+    if not edition.exists():
+        return [Problem(shown, "*", "stale", _("not built: {fix}").format(fix=fix))]
+    en, zh = read_plain(source), read_plain(edition)
+    texts = {e["id"]: (e.get("zh") or "").rstrip("\n") for e in load(translation)}
+    problems: list[Problem] = []
+
+    def stale(cell: str, what: str) -> None:
+        problems.append(Problem(shown, cell, "stale", f"{what}: {fix}"))
+
+    if [(c.get("id"), c.cell_type) for c in en.cells] != [
+        (c.get("id"), c.cell_type) for c in zh.cells
+    ]:
+        stale("*", _("its cells are not the English notebook's"))
+        return problems
+    for a, b in zip(en.cells, zh.cells, strict=True):
+        cid = a.get("id") or "?"
+        if a.cell_type == "markdown":
+            if b.source != texts.get(cid, b.source):
+                stale(cid, _("the text is not the translation"))
+            continue
+        if b.source != a.source:
+            stale(cid, _("the code is not the English notebook's"))
+        elif a.get("metadata", {}) != b.get("metadata", {}):
+            stale(cid, _("the cell's metadata is not the English notebook's"))
+        elif a.get("outputs") and not b.get("outputs"):
+            stale(cid, _("not run: no outputs"))
+    meta = dict(zh.metadata)
+    edition_meta = meta.pop("lecturekit", {})
+    english_meta = dict(en.metadata)
+    english_meta.pop("lecturekit", None)
+    messages = {m["en"]: m["zh"] for m in load_messages(translation) if m.get("zh")}
+    if (
+        meta != english_meta
+        or edition_meta.get("edition") != lang
+        or (edition_meta.get("messages", {}) != messages)
+    ):
+        stale("metadata", _("the notebook's metadata is not what build writes"))
+    return problems
+
+
+def _clean(nb) -> None:
+    """Drop what changes from run to run (as tools/clean_notebooks.py does for the English)."""
+    nb.metadata.pop("widgets", None)
+    nb.metadata.pop("toc", None)
+    for cell in nb.cells:
+        for key in ("execution", "ExecuteTime", "collapsed"):
+            cell.metadata.pop(key, None)
+        for out in cell.get("outputs", []):
+            out.get("metadata", {}).pop("execution", None)
+
+
+def run_edition(path: Path, timeout: int = 600) -> float | None:
+    """Run the built notebook at ``path`` in place, in its own folder, and keep its outputs: its
+    kernel learns from the folder (``notebooks/zh``) and the notebook's metadata that it runs
+    the Chinese edition (:mod:`lecturekit.language`), so everything lecturekit prints and
+    draws there is Chinese. A notebook whose English has no outputs (a student's problem set)
+    is not run. Returns the seconds it took, or None when not run."""
+    import time
+
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    nb = nbformat.read(str(path), as_version=4)
+    if not any(c.cell_type == "code" and c.get("outputs") for c in nb.cells):
+        return None
+    start = time.perf_counter()
+    client = NotebookClient(
+        nb,
+        timeout=timeout,
+        kernel_name=nb.metadata.get("kernelspec", {}).get("name", "python3"),
+        resources={"metadata": {"path": str(Path(path).resolve().parent)}},
+        record_timing=False,
+        store_widget_state=False,
+    )
+    kept = {
+        k: copy.deepcopy(nb.metadata[k])
+        for k in ("kernelspec", "language_info")
+        if k in nb.metadata
+    }
+    try:
+        client.execute()
+    except CellExecutionError as exc:
+        failed = next(
+            (c for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"),
+            None,
+        )
+        raise TranslationError(
+            _("{path}: cell {cell} failed while running the edition: {error}").format(
+                path=path,
+                cell=failed.get("id", "?") if failed is not None else "?",
+                error=f"{exc.ename}: {exc.evalue}",
+            )
+        ) from None
+    _clean(nb)
+    for key in ("kernelspec", "language_info"):  # the English notebook's, not this machine's
+        nb.metadata.pop(key, None)
+        if key in kept:
+            nb.metadata[key] = kept[key]
+    nbformat.write(nb, str(path))
+    return time.perf_counter() - start
+
+
+def run_editions(paths: list[Path], jobs: int | None = None):
+    """:func:`run_edition` on each of ``paths``, ``jobs`` at once (default: the number of
+    cores); yields ``(path, seconds or None)`` as each finishes. A notebook that fails does not
+    stop the others: after the last, one :class:`TranslationError` names every failure."""
+    import os
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(paths) or 1))
+    failed: list[str] = []
+    if jobs == 1:
+        for p in paths:
+            try:
+                yield p, run_edition(p)
+            except TranslationError as exc:
+                failed.append(str(exc))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            running = {pool.submit(run_edition, p): p for p in paths}
+            for done in as_completed(running):
+                try:
+                    yield running[done], done.result()
+                except TranslationError as exc:
+                    failed.append(str(exc))
+    if failed:
+        raise TranslationError("\n".join(failed))
 
 
 def built_text(source: Path, translation: Path, lang: str = "zh") -> str:

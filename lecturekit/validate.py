@@ -16,6 +16,7 @@ import math
 import re
 
 from .errors import ConfigError, LectureKitError
+from .language import _
 
 #: the longest integer literal anything reads (a 64-bit value has at most 20 digits)
 MAX_DIGITS = 40
@@ -31,7 +32,11 @@ def _where(name: str) -> str:
 def text(value, name: str) -> str:
     """``value`` must be a string (not None, a number or bytes)."""
     if not isinstance(value, str):
-        raise ConfigError(f"{_where(name)}expected text, got {type(value).__name__}")
+        raise ConfigError(
+            _("{where}expected text, got {name}").format(
+                where=_where(name), name=type(value).__name__
+            )
+        )
     return value
 
 
@@ -42,15 +47,28 @@ def integer(value, name: str, minimum: int | None = None, maximum: int | None = 
             value = int(value)
         else:
             raise ConfigError(
-                f"{_where(name)}expected a whole number, got {_show(value)} "
-                f"({type(value).__name__})"
+                _("{where}expected a whole number, got {show} ({name})").format(
+                    where=_where(name), show=_show(value), name=type(value).__name__
+                )
             )
     if minimum is not None and value < minimum:
         if minimum == 1:
-            raise ConfigError(f"{_where(name)}must be a positive integer, got {_show(value)}")
-        raise ConfigError(f"{_where(name)}must be at least {minimum:,}, got {_show(value)}")
+            raise ConfigError(
+                _("{where}must be a positive integer, got {show}").format(
+                    where=_where(name), show=_show(value)
+                )
+            )
+        raise ConfigError(
+            _("{where}must be at least {minimum:,}, got {show}").format(
+                where=_where(name), minimum=minimum, show=_show(value)
+            )
+        )
     if maximum is not None and value > maximum:
-        raise ConfigError(f"{_where(name)}must be at most {maximum:,}, got {_show(value)}")
+        raise ConfigError(
+            _("{where}must be at most {maximum:,}, got {show}").format(
+                where=_where(name), maximum=maximum, show=_show(value)
+            )
+        )
     return value
 
 
@@ -65,26 +83,46 @@ def number(
     """A finite real number (int or float, not bool) in range; ``above`` is a strict minimum."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ConfigError(
-            f"{_where(name)}expected a number, got {_show(value)} ({type(value).__name__})"
+            _("{where}expected a number, got {show} ({name})").format(
+                where=_where(name), show=_show(value), name=type(value).__name__
+            )
         )
     try:
         value_f = float(value)
     except OverflowError:
-        raise ConfigError(f"{_where(name)}number too large: {_show(value)}") from None
+        raise ConfigError(
+            _("{where}number too large: {show}").format(where=_where(name), show=_show(value))
+        ) from None
     if not math.isfinite(value_f):
-        raise ConfigError(f"{_where(name)}must be a finite number, got {value_f}")
+        raise ConfigError(
+            _("{where}must be a finite number, got {value_f}").format(
+                where=_where(name), value_f=value_f
+            )
+        )
     if above is not None and not value_f > above:
-        raise ConfigError(f"{_where(name)}must be greater than {above:g}, got {value_f:g}")
+        raise ConfigError(
+            _("{where}must be greater than {above:g}, got {value_f:g}").format(
+                where=_where(name), above=above, value_f=value_f
+            )
+        )
     if minimum is not None and value_f < minimum:
-        raise ConfigError(f"{_where(name)}must be at least {minimum:g}, got {value_f:g}")
+        raise ConfigError(
+            _("{where}must be at least {minimum:g}, got {value_f:g}").format(
+                where=_where(name), minimum=minimum, value_f=value_f
+            )
+        )
     if maximum is not None and value_f > maximum:
-        raise ConfigError(f"{_where(name)}must be at most {maximum:g}, got {value_f:g}")
+        raise ConfigError(
+            _("{where}must be at most {maximum:g}, got {value_f:g}").format(
+                where=_where(name), maximum=maximum, value_f=value_f
+            )
+        )
     return value if isinstance(value, int) else value_f
 
 
 def _show(value) -> str:
     r = repr(value)
-    return r if len(r) <= 40 else r[:30] + f"... ({len(r)} characters)"
+    return r if len(r) <= 40 else r[:30] + _("... ({n} characters)").format(n=len(r))
 
 
 def parse_integer(
@@ -93,9 +131,17 @@ def parse_integer(
     """A decimal integer written as text (bounded length), then range-checked."""
     t = str(text_value).strip().replace("_", "")
     if len(t.lstrip("+-")) > MAX_DIGITS:
-        raise ConfigError(f"{_where(name)}number too long ({len(t)} digits; at most {MAX_DIGITS})")
+        raise ConfigError(
+            _("{where}number too long ({n_t} digits; at most {max_digits})").format(
+                where=_where(name), n_t=len(t), max_digits=MAX_DIGITS
+            )
+        )
     if not re.fullmatch(r"[+-]?\d+", t):
-        raise ConfigError(f"{_where(name)}not a whole number: {_show(text_value)}")
+        raise ConfigError(
+            _("{where}not a whole number: {show}").format(
+                where=_where(name), show=_show(text_value)
+            )
+        )
     return integer(int(t), name, minimum, maximum)
 
 
@@ -109,7 +155,11 @@ def parse_count(
     if scale != 1:
         t = t[:-1]
     if len(t) > MAX_DIGITS + 8 or not _COUNT_RE.fullmatch(t):
-        raise ConfigError(f"{_where(name)}not a number: {_show(text_value)} (e.g. 300e9, 300B)")
+        raise ConfigError(
+            _("{where}not a number: {show} (e.g. 300e9, 300B)").format(
+                where=_where(name), show=_show(text_value)
+            )
+        )
     value = float(t) * scale
     return number(value, name, minimum, maximum)
 
@@ -121,7 +171,11 @@ def parse_whole_count(text_value: str, name: str, minimum: int = 1, maximum: int
         return parse_integer(t, name, minimum, maximum)
     value = parse_count(text_value, name, minimum, maximum)
     if value != int(value):
-        raise ConfigError(f"{_where(name)}must be a whole number, got {_show(text_value)}")
+        raise ConfigError(
+            _("{where}must be a whole number, got {show}").format(
+                where=_where(name), show=_show(text_value)
+            )
+        )
     return int(value)
 
 

@@ -1,11 +1,18 @@
 """Shared test settings: headless matplotlib, and the lecture's example blocks."""
 
+import os
+
 import matplotlib
 import pytest
 
 # Headless drawing in this process only: setting MPLBACKEND in the environment would reach the
 # notebook kernels nbval starts, and their figures would silently disappear.
 matplotlib.use("Agg")
+
+# The tests read English (error messages, tables, CLI output) on any desktop: a developer's
+# zh_CN locale must not change them. Notebook kernels still speak their notebook's edition (the
+# edition wins over the environment, lecturekit.language), so notebooks/zh runs in Chinese.
+os.environ["LECTUREKIT_LANG"] = "en"
 
 THREE_ADDS = "add $t2, $t0, $t1\nadd $t5, $t3, $t4\nadd $t8, $t6, $t7\n"
 FOUR_ADDS = "add $t2, $t0, $t1\nadd $t4, $t3, $t2\nadd $t7, $t5, $t6\nadd $t0, $t0, $t7\n"

@@ -35,6 +35,6 @@ def test_has_a_current_chinese_edition(source):
     assert not problems, "\n".join(map(str, problems))
     edition = i18n.edition_path(ROOT, source)
     assert edition.exists(), f"run `lecturekit translate build {rel}` to make {edition}"
-    assert edition.read_text(encoding="utf-8") == i18n.built_text(source, translation), (
-        f"{edition.relative_to(ROOT)} is not what `lecturekit translate build {rel}` makes today"
-    )
+    # outputs aside: the edition's are its own (it runs in Chinese), checked by nbval
+    problems = i18n.edition_problems(source, translation, edition, root=ROOT)
+    assert not problems, "\n".join(map(str, problems))

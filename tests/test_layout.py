@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "lecturekit"
 
 #: the modules at the top of the package that every folder may use
-FOUNDATION = {"errors", "validate", "i18n"}
+FOUNDATION = {"errors", "validate", "i18n", "language"}
 
 #: folder -> the folders its modules may import (besides its own); bottom to top
 MAY_IMPORT = {

@@ -4,15 +4,25 @@ Each module in :data:`SUBCOMMANDS` defines ``register(subparsers)``, which adds 
 sets ``func`` (taking the parsed arguments and returning an exit code). Any
 :class:`~lecturekit.errors.LectureKitError` becomes a one-line message on stderr and exit code 2,
 never a traceback.
+
+``--lang en|zh`` (before or after the subcommand) chooses the language of everything the command
+prints, its help included; without it, ``LECTUREKIT_LANG`` or the locale (``LANGUAGE``,
+``LC_ALL``, ``LC_MESSAGES``, ``LANG``) does (:mod:`lecturekit.language`). The language is chosen
+before the parser is built, so the help text is looked up in it; argparse's own words (usage,
+"the following arguments are required") come from the same catalog
+(:mod:`~lecturekit.cli.argparse_messages`).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import sys
 
+from .. import language
 from ..errors import LectureKitError
+from ..language import _
 
 #: subcommand modules, in the order ``lecturekit --help`` lists them
 SUBCOMMANDS = [
@@ -35,7 +45,65 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line (``lecturekit X: error: ...``) and exit code 2."""
 
     def error(self, message):
-        self.exit(2, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
+        text = _("{prog}: error: {message} (see {prog} --help)").format(
+            prog=self.prog, message=one_line(message)
+        )
+        self.exit(2, text + "\n")
+
+
+LANG_OPTION = "--lang"
+
+
+def _language_type(value: str) -> str:
+    found = language.normalize(value)
+    if found is None:
+        raise argparse.ArgumentTypeError(
+            _("no catalog for language {language!r}; lecturekit speaks {known}").format(
+                language=value, known=", ".join(language.LANGUAGES)
+            )
+        )
+    return found
+
+
+def _add_lang(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        LANG_OPTION,
+        type=_language_type,
+        default=None,
+        metavar="en|zh",
+        help=_(
+            "the language of what this command prints (default: LECTUREKIT_LANG, else the "
+            "locale, else English)"
+        ),
+    )
+
+
+def requested_language(argv: list[str]) -> str | None:
+    """The language ``--lang X`` / ``--lang=X`` asks for on the command line (None: not given,
+    or not a language lecturekit speaks: the parser then says so)."""
+    for k, word in enumerate(argv):
+        if word == "--":
+            break
+        if word == LANG_OPTION and k + 1 < len(argv):
+            return language.normalize(argv[k + 1])
+        if word.startswith(LANG_OPTION + "="):
+            return language.normalize(word.partition("=")[2])
+    return None
+
+
+@contextlib.contextmanager
+def _argparse_speaks():
+    """argparse's own messages (``usage:``, ``the following arguments are required``) from
+    lecturekit's catalog while a parser runs; unchanged in English."""
+    if language.get_language() == "en":
+        yield
+        return
+    before = argparse._, argparse.ngettext
+    argparse._, argparse.ngettext = language.gettext, language.ngettext
+    try:
+        yield
+    finally:
+        argparse._, argparse.ngettext = before
 
 
 def one_line(message: str) -> str:
@@ -52,8 +120,14 @@ def one_line(message: str) -> str:
 def _invoked(argv: list[str] | None) -> str | None:
     """The subcommand named on the command line (the first word that is not an option), when
     it is one of :data:`SUBCOMMANDS`; None otherwise (``--help``, a typo)."""
-    words = sys.argv[1:] if argv is None else argv
-    for word in words:
+    words = list(sys.argv[1:] if argv is None else argv)
+    while words:
+        word = words.pop(0)
+        if word == LANG_OPTION:
+            words[:1] = []  # its value
+            continue
+        if word.startswith(LANG_OPTION + "="):
+            continue
         if word.startswith("-"):
             return None  # an option before the subcommand: --help lists every subcommand
         return word if word in SUBCOMMANDS else None
@@ -67,9 +141,12 @@ def build_parser(argv: list[str] | None = None, *, lazy: bool = False) -> argpar
     only = _invoked(argv) if lazy else None
     parser = _Parser(
         prog="lecturekit",
-        description="Instruction scheduling and parallel training, computed: dependence graphs, "
-        "pipeline tables, schedules, loops, training memory.",
+        description=_(
+            "Instruction scheduling and parallel training, computed: dependence graphs, "
+            "pipeline tables, schedules, loops, training memory."
+        ),
     )
+    _add_lang(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in SUBCOMMANDS:
@@ -82,10 +159,21 @@ def build_parser(argv: list[str] | None = None, *, lazy: bool = False) -> argpar
                 continue  # not built yet
             raise
         module.register(sub)
+    for subparser in sub.choices.values():
+        if not any(LANG_OPTION in a.option_strings for a in subparser._actions):
+            _add_lang(subparser)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    words = list(sys.argv[1:] if argv is None else argv)
+    asked = requested_language(words)
+    chosen = language.using(asked) if asked else contextlib.nullcontext()
+    with chosen, _argparse_speaks():
+        return _run(words)
+
+
+def _run(argv: list[str]) -> int:
     parser = build_parser(argv, lazy=True)
     try:
         args = parser.parse_args(argv)
@@ -94,7 +182,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except LectureKitError as exc:
-        print(f"lecturekit {args.command}: error: {one_line(exc)}", file=sys.stderr)
+        message = _("lecturekit {command}: error: {message}").format(
+            command=args.command, message=one_line(exc)
+        )
+        print(message, file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

@@ -7,6 +7,7 @@ import sys
 
 from ..asm import Program, parse
 from ..errors import LectureKitError
+from ..language import _, display_width, ljust
 from ..target.machine import Machine, get_machine
 
 
@@ -17,10 +18,10 @@ def add_block_arguments(parser) -> None:
         "-M",
         default="lecture",
         metavar="NAME|PATH",
-        help="preset (lecture, classic5, dual) or a .toml/.json machine file (default: lecture)",
+        help=_("preset (lecture, classic5, dual) or a .toml/.json machine file (default: lecture)"),
     )
     parser.add_argument(
-        "--json", action="store_true", help="print JSON, a stable contract (default: text)"
+        "--json", action="store_true", help=_("print JSON, a stable contract (default: text)")
     )
 
 
@@ -30,14 +31,19 @@ MAX_SOURCE_BYTES = 16 * 2**20
 
 def _decode(data: bytes, name: str) -> str:
     if len(data) > MAX_SOURCE_BYTES:
-        raise LectureKitError(f"{name} is too large (more than {MAX_SOURCE_BYTES:,} bytes)")
+        raise LectureKitError(
+            _("{name} is too large (more than {max_source_bytes:,} bytes)").format(
+                name=name, max_source_bytes=MAX_SOURCE_BYTES
+            )
+        )
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise LectureKitError(
-            f"{name} is not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start}, "
-            f"line {line})"
+            _("{name} is not UTF-8 text (byte {data:#04x} at offset {start}, line {line})").format(
+                name=name, data=data[exc.start], start=exc.start, line=line
+            )
         ) from None
 
 
@@ -45,23 +51,31 @@ def read_source(path: str) -> str:
     if path == "-":
         buffer = getattr(sys.stdin, "buffer", None)
         if buffer is not None:
-            return _decode(buffer.read(MAX_SOURCE_BYTES + 1), "standard input")
+            return _decode(buffer.read(MAX_SOURCE_BYTES + 1), _("standard input"))
         try:
             text = sys.stdin.read(MAX_SOURCE_BYTES + 1)
         except UnicodeDecodeError:
-            raise LectureKitError("standard input is not UTF-8 text") from None
+            raise LectureKitError(_("standard input is not UTF-8 text")) from None
         if len(text) > MAX_SOURCE_BYTES:
-            raise LectureKitError(f"standard input is too large (more than {MAX_SOURCE_BYTES:,})")
+            raise LectureKitError(
+                _("standard input is too large (more than {max_source_bytes:,})").format(
+                    max_source_bytes=MAX_SOURCE_BYTES
+                )
+            )
         return text
     try:
         with open(path, "rb") as fh:
             return _decode(fh.read(MAX_SOURCE_BYTES + 1), path)
     except FileNotFoundError:
-        raise LectureKitError(f"no such file: {path}") from None
+        raise LectureKitError(_("no such file: {path}").format(path=path)) from None
     except IsADirectoryError:
-        raise LectureKitError(f"{path} is a directory, not a file of code") from None
+        raise LectureKitError(
+            _("{path} is a directory, not a file of code").format(path=path)
+        ) from None
     except OSError as exc:
-        raise LectureKitError(f"cannot read {path}: {exc.strerror}") from None
+        raise LectureKitError(
+            _("cannot read {path}: {strerror}").format(path=path, strerror=exc.strerror)
+        ) from None
 
 
 def load_block(args) -> tuple[Program, Machine]:
@@ -74,7 +88,7 @@ def load_block(args) -> tuple[Program, Machine]:
         name = "<stdin>" if args.file == "-" else args.file
         raise LectureKitError(f"{name}: {exc}") from None
     if len(program) == 0:
-        raise LectureKitError(f"{args.file}: no instructions found")
+        raise LectureKitError(_("{file}: no instructions found").format(file=args.file))
     return program, machine
 
 
@@ -84,15 +98,15 @@ def print_json(data) -> None:
         text = json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)
     except ValueError:
         raise LectureKitError(
-            "a figure is not a finite number, so there is no valid JSON for it"
+            _("a figure is not a finite number, so there is no valid JSON for it")
         ) from None
     sys.stdout.write(text + "\n")
 
 
 def format_table(headers: list[str], rows: list[list]) -> str:
-    """A plain aligned text table."""
+    """A plain aligned text table (widths in display columns: a Chinese character takes two)."""
     cells = [[str(h) for h in headers]] + [[str(c) for c in row] for row in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in cells]
+    widths = [max(display_width(r[i]) for r in cells) for i in range(len(headers))]
+    lines = ["  ".join(ljust(c, w) for c, w in zip(r, widths, strict=True)).rstrip() for r in cells]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from .. import validate
 from ..errors import ConfigError
+from ..language import _, ljust, pgettext
 from ..llm import hardware
 from ..llm.config import MAXIMA, PRESETS, ModelConfig, ParallelConfig, precision, preset
 from ..llm.memory import GB, GIB, memory_report, model_state_bytes
@@ -46,70 +47,80 @@ def _dim(name: str):
 def register(sub) -> None:
     p = sub.add_parser(
         "memory",
-        help="training memory per GPU: parameters, gradients, optimizer, activations",
-        description="Training memory per GPU (the lecture's four consumers) for a preset or "
-        "explicit model under mixed precision, ZeRO, tensor/sequence/pipeline parallelism, "
-        "recomputation and flash attention. Every figure in GiB (2^30 B) and GB (10^9 B).",
+        help=_("training memory per GPU: parameters, gradients, optimizer, activations"),
+        description=_(
+            "Training memory per GPU (the lecture's four consumers) for a preset or "
+            "explicit model under mixed precision, ZeRO, tensor/sequence/pipeline parallelism, "
+            "recomputation and flash attention. Every figure in GiB (2^30 B) and GB (10^9 B)."
+        ),
     )
     m = p.add_argument_group("model (a preset, explicit shape, or --parameters)")
-    m.add_argument("--preset", metavar="NAME", help=f"one of: {', '.join(PRESETS)} (default: none)")
     m.add_argument(
-        "--list-presets", action="store_true", help="list the presets and exit (default: off)"
+        "--preset",
+        metavar="NAME",
+        help=_("one of: {join} (default: none)").format(join=", ".join(PRESETS)),
+    )
+    m.add_argument(
+        "--list-presets", action="store_true", help=_("list the presets and exit (default: off)")
     )
     shape_help = {
-        "hidden": ("h", "hidden size"),
-        "layers": ("L", "number of layers"),
-        "heads": ("a", "attention heads"),
-        "seq": ("s", "sequence length"),
-        "batch": ("b", "mini-batch size (sequences per step)"),
-        "vocab": ("v", "vocabulary size"),
+        "hidden": ("h", _("hidden size")),
+        "layers": ("L", _("number of layers")),
+        "heads": ("a", _("attention heads")),
+        "seq": ("s", _("sequence length")),
+        "batch": ("b", _("mini-batch size (sequences per step)")),
+        "vocab": ("v", _("vocabulary size")),
     }
     for name, (metavar, text) in shape_help.items():
         m.add_argument(
             f"--{name}",
             type=_dim(name),
             metavar=metavar,
-            help=f"{text}, 1..{MAXIMA[name]:,} (default: the preset's; required without one)",
+            help=_("{text}, 1..{maxima:,} (default: the preset's; required without one)").format(
+                text=text, maxima=MAXIMA[name]
+            ),
         )
     m.add_argument(
-        "--ffn", type=_dim("ffn"), help="FFN inner size (default: the preset's, else 4h)"
+        "--ffn", type=_dim("ffn"), help=_("FFN inner size (default: the preset's, else 4h)")
     )
     m.add_argument(
         "--kv-heads",
         type=_dim("kv_heads"),
-        help="key/value heads, grouped-query attention (default: the preset's, else = heads)",
+        help=_("key/value heads, grouped-query attention (default: the preset's, else = heads)"),
     )
     m.add_argument(
         "--experts",
         type=_dim("experts"),
-        help="mixture of experts: number of experts (default: the preset's, else 1)",
+        help=_("mixture of experts: number of experts (default: the preset's, else 1)"),
     )
     m.add_argument(
         "--top-k",
         type=_dim("top_k"),
-        help="mixture of experts: experts per token (default: the preset's, else 1)",
+        help=_("mixture of experts: experts per token (default: the preset's, else 1)"),
     )
     m.add_argument(
-        "--mlp", choices=["gelu", "swiglu"], help="MLP kind (default: the preset's, else gelu)"
+        "--mlp", choices=["gelu", "swiglu"], help=_("MLP kind (default: the preset's, else gelu)")
     )
     m.add_argument(
         "--position",
         choices=["learned", "rotary"],
-        help="position embedding (default: the preset's, else learned)",
+        help=_("position embedding (default: the preset's, else learned)"),
     )
     m.add_argument(
         "--norm",
         choices=["layernorm", "rmsnorm"],
-        help="normalization (default: the preset's, else layernorm)",
+        help=_("normalization (default: the preset's, else layernorm)"),
     )
     m.add_argument(
-        "--untied", action="store_true", help="separate output layer weights (default: tied)"
+        "--untied", action="store_true", help=_("separate output layer weights (default: tied)")
     )
     m.add_argument(
         "--parameters",
         metavar="N",
-        help=f"model states alone for N parameters (7e9, 7B, 350M; 1..{MAX_PARAMETERS:.0e}; "
-        "default: none, use a model)",
+        help=_(
+            "model states alone for N parameters (7e9, 7B, 350M; "
+            "1..{max_parameters:.0e}; default: none, use a model)"
+        ).format(max_parameters=MAX_PARAMETERS),
     )
     s = p.add_argument_group("strategy")
     for name, text in (("dp", "data"), ("tp", "tensor"), ("pp", "pipeline")):
@@ -117,79 +128,85 @@ def register(sub) -> None:
             f"--{name}",
             type=_dim(name),
             default=1,
-            help=f"{text}-parallel size, 1..{MAXIMA[name]:,} (default 1)",
+            help=_("{text}-parallel size, 1..{maxima:,} (default 1)").format(
+                text=text, maxima=MAXIMA[name]
+            ),
         )
     s.add_argument(
         "--cp",
         type=validate.cli_int(1, MAXIMA["seq"]),
         default=1,
-        help="context-parallel size: the sequence split over CP GPUs (ring attention or "
-        "Ulysses), dividing the sequence; activations / CP (default 1)",
+        help=_(
+            "context-parallel size: the sequence split over CP GPUs (ring attention or "
+            "Ulysses), dividing the sequence; activations / CP (default 1)"
+        ),
     )
     s.add_argument(
         "--ep",
         type=validate.cli_int(1, MAXIMA["experts"]),
         default=1,
-        help="expert-parallel size: a MoE model's experts split over EP of the dp x cp GPUs; "
-        "divides --experts and dp x cp (default 1)",
+        help=_(
+            "expert-parallel size: a MoE model's experts split over EP of the dp x cp GPUs; "
+            "divides --experts and dp x cp (default 1)"
+        ),
     )
     s.add_argument(
         "--micro-batches",
         type=_dim("micro_batches"),
         default=1,
         metavar="M",
-        help="micro-batches per replica (default 1)",
+        help=_("micro-batches per replica (default 1)"),
     )
     s.add_argument(
         "--schedule",
         choices=["1f1b", "gpipe"],
         default="1f1b",
-        help="pipeline schedule: micro-batches in flight per stage (default 1f1b)",
+        help=_("pipeline schedule: micro-batches in flight per stage (default 1f1b)"),
     )
     s.add_argument(
         "--zero",
         type=validate.cli_int(0, 3),
         default=0,
-        help="ZeRO stage 0-3 over --dp (default 0)",
+        help=_("ZeRO stage 0-3 over --dp (default 0)"),
     )
     s.add_argument(
         "--offload",
         action="store_true",
-        help="ZeRO-Offload: gradients and optimizer states in CPU memory (default: off)",
+        help=_("ZeRO-Offload: gradients and optimizer states in CPU memory (default: off)"),
     )
     s.add_argument(
-        "--sp", action="store_true", help="sequence parallelism, with --tp (default: off)"
+        "--sp", action="store_true", help=_("sequence parallelism, with --tp (default: off)")
     )
     s.add_argument(
         "--recompute",
         choices=["none", "selective", "full"],
         default="none",
-        help="activation recomputation: none, selective (attention) or full (default none)",
+        help=_("activation recomputation: none, selective (attention) or full (default none)"),
     )
     s.add_argument(
         "--flash-attention",
         action="store_true",
-        help="flash attention: no s x s attention matrix is kept (default: off)",
+        help=_("flash attention: no s x s attention matrix is kept (default: off)"),
     )
     s.add_argument(
         "--precision",
         choices=["lecture", "bf16", "fp16", "fp32"],
         default="lecture",
-        help="lecture (= bf16 mixed with Adam, default), bf16/fp16 mixed, or fp32",
+        help=_("lecture (= bf16 mixed with Adam, default), bf16/fp16 mixed, or fp32"),
     )
     s.add_argument(
         "--optimizer",
         choices=["adam", "adamw", "sgd", "adam8bit"],
         default="adam",
-        help="optimizer, decides the optimizer states' bytes (default adam)",
+        help=_("optimizer, decides the optimizer states' bytes (default adam)"),
     )
     s.add_argument(
         "--gpu",
         default="A100-80GB",
-        help=f"one of: {', '.join(hardware.GPUS)} (default A100-80GB)",
+        help=_("one of: {join} (default A100-80GB)").format(join=", ".join(hardware.GPUS)),
     )
     p.add_argument(
-        "--json", action="store_true", help="print JSON, a stable contract (default: text)"
+        "--json", action="store_true", help=_("print JSON, a stable contract (default: text)")
     )
     p.set_defaults(func=run)
 
@@ -203,17 +220,20 @@ def _model(args) -> ModelConfig:
     missing = [f"--{f}" for f in _SHAPE if f not in explicit]
     if missing:
         raise ConfigError(
-            f"missing {', '.join(missing)}: give --preset NAME, or all of "
-            f"{', '.join('--' + f for f in _SHAPE)}, or --parameters N"
+            _("missing {join}: give --preset NAME, or all of {join2}, or --parameters N").format(
+                join=", ".join(missing), join2=", ".join("--" + f for f in _SHAPE)
+            )
         )
     return ModelConfig(name="custom", **explicit)
 
 
 def _states_only(args, prec, gpu) -> int:
     if args.preset or any(getattr(args, f) is not None for f in _SHAPE + _VARIANTS):
-        raise ConfigError("--parameters: give either a model (--preset/--hidden ...) or a count")
+        raise ConfigError(_("--parameters: give either a model (--preset/--hidden ...) or a count"))
     if args.cp != 1 or args.ep != 1:
-        raise ConfigError("--cp/--ep: need a model shape (--preset or --hidden ...), not a count")
+        raise ConfigError(
+            _("--cp/--ep: need a model shape (--preset or --hidden ...), not a count")
+        )
     par = ParallelConfig(dp=args.dp, tp=args.tp, pp=args.pp, zero=args.zero, offload=args.offload)
     n = _count(args.parameters)
     per_gpu = -(-n // (par.tp * par.pp))  # assumes an even split over tp x pp
@@ -239,23 +259,40 @@ def _states_only(args, prec, gpu) -> int:
                 },
                 "job_bytes": job,
                 "world_size": par.world_size,
-                "note": "model states only; activations need a model shape",
+                "note": _("model states only; activations need a model shape"),
             }
         )
         return 0
-    print(f"parameters: Ψ = {n:,} ({per_gpu:,} per GPU over tp×pp = {par.tp * par.pp})")
-    print(f"precision: {prec.name} ({prec.bytes_per_param} bytes per parameter)")
-    print(f"strategy: dp={par.dp} tp={par.tp} pp={par.pp}, ZeRO-{par.zero}")
-    print(f"{'per GPU':<24}{'GiB (2^30 B)':>16}{'GB (10^9 B)':>16}")
-    for name in ("parameters", "gradients", "optimizer"):
-        print(f"{name:<24}{st[name] / GIB:>16,.1f}{st[name] / GB:>16,.1f}")
-    print(f"{'model states per GPU':<24}{total / GIB:>16,.1f}{total / GB:>16,.1f}")
-    if st["cpu"]:
-        print(f"{'(CPU: optimizer)':<24}{st['cpu'] / GIB:>16,.1f}{st['cpu'] / GB:>16,.1f}")
-    print("activations: not included (give a model shape)")
     print(
-        f"by memory alone (model states) the job needs >= "
-        f"{hardware.gpus_needed(job, gpu):,} x {gpu.name}"
+        _("parameters: Ψ = {n:,} ({per_gpu:,} per GPU over tp×pp = {value})").format(
+            n=n, per_gpu=per_gpu, value=par.tp * par.pp
+        )
+    )
+    print(
+        _("precision: {name} ({bytes_per_param} bytes per parameter)").format(
+            name=prec.name, bytes_per_param=prec.bytes_per_param
+        )
+    )
+    print(
+        _("strategy: dp={dp} tp={tp} pp={pp}, ZeRO-{zero}").format(
+            dp=par.dp, tp=par.tp, pp=par.pp, zero=par.zero
+        )
+    )
+    from ..llm.memory import consumer_label
+
+    print(ljust(_("per GPU"), 24) + f"{'GiB (2^30 B)':>16}{'GB (10^9 B)':>16}")
+    for name in ("parameters", "gradients", "optimizer"):
+        label = ljust(consumer_label(name), 24)
+        print(label + f"{st[name] / GIB:>16,.1f}{st[name] / GB:>16,.1f}")
+    print(ljust(_("model states per GPU"), 24) + f"{total / GIB:>16,.1f}{total / GB:>16,.1f}")
+    if st["cpu"]:
+        cpu = ljust(_("(CPU: optimizer)"), 24)
+        print(cpu + f"{st['cpu'] / GIB:>16,.1f}{st['cpu'] / GB:>16,.1f}")
+    print(_("activations: not included (give a model shape)"))
+    print(
+        _("by memory alone (model states) the job needs >= {gpus_needed:,} x {name}").format(
+            gpus_needed=hardware.gpus_needed(job, gpu), name=gpu.name
+        )
     )
     return 0
 
@@ -300,25 +337,52 @@ def run(args) -> int:
         _print_json(data)
         return 0
     par = parallel
-    print(f"model: {model.name}  {model.describe()}")
+    print(_("model: {name}  {describe}").format(name=model.name, describe=model.describe()))
     print(
-        f"parameters: Ψ = {report.parameter_count:,} ({report.peak.parameter_count:,} on the "
-        f"peak GPU before ZeRO)"
+        _(
+            "parameters: Ψ = {parameter_count:,} ({parameter_count2:,} on the peak GPU before ZeRO)"
+        ).format(
+            parameter_count=report.parameter_count, parameter_count2=report.peak.parameter_count
+        )
     )
     print(
-        f"strategy: dp={par.dp} tp={par.tp} pp={par.pp} micro-batches={par.micro_batches} "
-        f"({par.schedule}), ZeRO-{par.zero}{' + CPU offload' if par.offload else ''}, "
-        f"sp={'on' if par.sp else 'off'}, recompute={par.recompute}, "
-        f"flash attention={'on' if par.flash else 'off'}"
+        _(
+            "strategy: dp={dp} tp={tp} pp={pp} micro-batches={micro_batches} "
+            "({schedule}), ZeRO-{zero}{value}, sp={value2}, recompute={recompute}, "
+            "flash attention={value3}"
+        ).format(
+            dp=par.dp,
+            tp=par.tp,
+            pp=par.pp,
+            micro_batches=par.micro_batches,
+            schedule=par.schedule,
+            zero=par.zero,
+            value=_(" + CPU offload") if par.offload else "",
+            value2=pgettext("switch", "on") if par.sp else pgettext("switch", "off"),
+            recompute=par.recompute,
+            value3=pgettext("switch", "on") if par.flash else pgettext("switch", "off"),
+        )
         + (f", cp={args.cp}" if args.cp > 1 else "")
         + (f", ep={args.ep}" if args.ep > 1 else "")
     )
-    print(f"precision: {prec.name} ({prec.bytes_per_param} bytes per parameter)")
+    print(
+        _("precision: {name} ({bytes_per_param} bytes per parameter)").format(
+            name=prec.name, bytes_per_param=prec.bytes_per_param
+        )
+    )
     per_layer = report.activations_per_layer
     print(
-        f"micro-batch: {report.micro_batch} sequence(s); one layer saves "
-        f"{per_layer / GIB:,.2f} GiB ({per_layer / GB:,.2f} GB) per micro-batch; peak: stage "
-        f"{report.peak.stage} with {report.peak.in_flight} micro-batch(es) in flight"
+        _(
+            "micro-batch: {micro_batch} sequence(s); one layer saves {value:,.2f} "
+            "GiB ({value2:,.2f} GB) per micro-batch; peak: stage {stage} with "
+            "{in_flight} micro-batch(es) in flight"
+        ).format(
+            micro_batch=report.micro_batch,
+            value=per_layer / GIB,
+            value2=per_layer / GB,
+            stage=report.peak.stage,
+            in_flight=report.peak.in_flight,
+        )
     )
     print()
     print(report.table(gpu))

@@ -5,42 +5,72 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import LectureKitError
+from ..language import _
 
 
 def register(sub) -> None:
     p = sub.add_parser(
         "translate",
-        help="the Chinese (中文) edition: report stale translations, prepare files, build them",
-        description="status: list every markdown cell whose translation is missing or stale. "
-        "sync: add entries for new cells to translations/zh/... and mark changed ones stale. "
-        "build: write notebooks/zh/ and exercises/zh/ from the English notebooks and their "
-        "translations (refuses while any translation is missing or stale).",
+        help=_("the Chinese (中文) edition: report stale translations, prepare files, build them"),
+        description=_(
+            "status: list every markdown cell whose translation is missing or stale. "
+            "sync: add entries for new cells to translations/zh/... and mark changed ones stale. "
+            "build: write notebooks/zh/ and exercises/zh/ from the English notebooks and their "
+            "translations (refuses while any translation is missing or stale), then run them "
+            "in the edition's language so that their outputs are in it too."
+        ),
     )
-    p.add_argument("action", choices=["status", "sync", "build"], help="what to do")
+    p.add_argument("action", choices=["status", "sync", "build"], help=_("what to do"))
     p.add_argument(
         "only",
         nargs="*",
         metavar="NOTEBOOK",
-        help="English notebooks to act on, by path or name prefix (e.g. 04 or "
-        "exercises/04_list_scheduling.ipynb); default: every chapter and problem set that has a "
-        "translation file (status, build) or every one (sync)",
+        help=_(
+            "English notebooks to act on, by path or name prefix (e.g. 04 or "
+            "exercises/04_list_scheduling.ipynb); default: every chapter and problem set that "
+            "has a translation file (status, build) or every one (sync)"
+        ),
     )
     p.add_argument(
         "--course",
         type=Path,
         default=None,
-        help="the course folder (default: the nearest folder above the current directory that "
-        "holds notebooks/ and translations/ or solutions/)",
+        help=_(
+            "the course folder (default: the nearest folder above the current directory that "
+            "holds notebooks/ and translations/ or solutions/)"
+        ),
     )
-    p.add_argument("--lang", default="zh", choices=["zh"], help="edition language (default zh)")
+    p.add_argument(
+        "--edition", default="zh", choices=["zh"], help=_("edition language (default zh)")
+    )
+    p.add_argument(
+        "--no-run",
+        action="store_true",
+        help=_(
+            "build: write the notebooks without running them (their outputs stay the English "
+            "edition's until they are run; default: run them)"
+        ),
+    )
+    p.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=None,
+        metavar="N",
+        help=_("build: notebooks run at once (default: the number of cores)"),
+    )
     p.set_defaults(func=run)
 
 
 def course_root(start: Path | None) -> Path:
+    """The course folder, absolute (``--course ..`` and a notebook's path given relative to the
+    current folder must meet in one absolute path)."""
     if start is not None:
         if not (start / "notebooks").is_dir():
-            raise LectureKitError(f"{start}: not a course folder (no notebooks/ in it)")
-        return start
+            raise LectureKitError(
+                _("{path}: not a course folder (no notebooks/ in it)").format(path=start)
+            )
+        return start.resolve()
     here = Path.cwd().resolve()
     for folder in [here, *here.parents]:
         if (folder / "notebooks").is_dir() and (
@@ -48,8 +78,10 @@ def course_root(start: Path | None) -> Path:
         ):
             return folder
     raise LectureKitError(
-        f"no course folder found in {here} or above (looked for notebooks/ beside "
-        "translations/ or solutions/); pass --course PATH"
+        _(
+            "no course folder found in {path} or above (looked for notebooks/ beside "
+            "translations/ or solutions/); pass --course PATH"
+        ).format(path=here)
     )
 
 
@@ -61,13 +93,21 @@ def _selected(root: Path, only: list[str], lang: str, every: bool) -> list[Path]
         chosen = []
         for item in only:
             path = Path(item)
-            hits = (
-                [path.resolve()]
-                if path.suffix == ".ipynb" and path.exists()
-                else [s for s in sources if s.name.startswith(item)]
-            )
+            if path.suffix == ".ipynb" and path.exists():
+                hits = [path.resolve()]
+                if hits[0] not in sources:
+                    raise LectureKitError(
+                        _(
+                            "{path}: not an English chapter or problem set of the course {root} "
+                            "(those in notebooks/ and exercises/)"
+                        ).format(path=item, root=root)
+                    )
+            else:
+                hits = [s for s in sources if s.name.startswith(item)]
             if not hits:
-                raise LectureKitError(f"{item!r} matches no notebook in notebooks/ or exercises/")
+                raise LectureKitError(
+                    _("{name!r} matches no notebook in notebooks/ or exercises/").format(name=item)
+                )
             chosen.extend(hits)
         return chosen
     if every:
@@ -79,25 +119,46 @@ def run(args) -> int:
     from .. import i18n
 
     root = course_root(args.course)
-    sources = _selected(root, args.only, args.lang, every=args.action == "sync")
+    lang = args.edition
+    sources = _selected(root, args.only, lang, every=args.action == "sync")
     if args.action == "sync":
         for s in sources:
-            rel = str(s.relative_to(root))
-            counts = i18n.sync(s, i18n.translation_path(root, s, args.lang), rel)
-            print(f"{rel}: " + ", ".join(f"{v} {k}" for k, v in counts.items() if v))
+            rel = s.relative_to(root).as_posix()
+            counts = i18n.sync(s, i18n.translation_path(root, s, lang), rel)
+            shown = ", ".join(_(i18n.COUNTS[k]).format(count=v) for k, v in counts.items() if v)
+            print(f"{rel}: {shown}")
         return 0
     if args.action == "status":
         problems = []
         for s in sources:
-            rel = str(s.relative_to(root))
-            problems += i18n.check_one(s, i18n.translation_path(root, s, args.lang), rel)
+            rel = s.relative_to(root).as_posix()
+            translation = i18n.translation_path(root, s, lang)
+            found = i18n.check_one(s, translation, rel)
+            if not found:  # translated: is the built notebook what `build` makes today?
+                edition = i18n.edition_path(root, s, lang)
+                found = i18n.edition_problems(s, translation, edition, lang, root=root)
+            problems += found
         for p in problems:
             print(p)
-        print(f"{len(sources)} notebooks, {len(problems)} cells to translate or update")
+        print(
+            _("{notebooks} notebooks, {cells} cells to translate or update").format(
+                notebooks=len(sources), cells=len(problems)
+            )
+        )
         return 1 if problems else 0
+    built = []
     for s in sources:
         target = i18n.build_one(
-            s, i18n.translation_path(root, s, args.lang), i18n.edition_path(root, s, args.lang)
+            s, i18n.translation_path(root, s, lang), i18n.edition_path(root, s, lang)
         )
-        print(f"wrote {target.relative_to(root)}")
+        built.append(target)
+        print(_("wrote {path}").format(path=target.relative_to(root).as_posix()))
+    if not args.no_run:
+        for target, seconds in i18n.run_editions(built, jobs=args.jobs):
+            if seconds is not None:
+                print(
+                    _("ran {path} in {language} ({seconds:.0f} s)").format(
+                        path=target.relative_to(root).as_posix(), language=lang, seconds=seconds
+                    )
+                )
     return 0

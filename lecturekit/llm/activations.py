@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import ConfigError
+from ..language import _
 from .config import PRECISIONS, ModelConfig, ParallelConfig, Precision
 
 __all__ = [
@@ -98,46 +99,46 @@ def layer_saved_tensors(
     tok = s * b  # tokens in the micro-batch
     save = _Saver(parallel.tp, parallel.sp)
     if parallel.recompute == "full":
-        save.outside("layer input (the rest is recomputed)", e * tok * h)
+        save.outside(_("layer input (the rest is recomputed)"), e * tok * h)
         return save.items
 
     # attention block
-    save.outside("LayerNorm 1 input", e * tok * h)
-    save.outside("QKV projection input (LayerNorm 1 output)", e * tok * h)
+    save.outside(_("LayerNorm 1 input"), e * tok * h)
+    save.outside(_("QKV projection input (LayerNorm 1 output)"), e * tok * h)
     save.inside("Q", e * tok * h)
     save.inside("K", e * tok * model.kv_hidden)
     save.inside("V", e * tok * model.kv_hidden)
     if parallel.recompute == "selective":
         pass  # softmax, dropout and attention-over-V are recomputed from Q, K, V
     elif parallel.flash:
-        save.inside("softmax log-sum-exp (fp32)", 4 * a * tok)
+        save.inside(_("softmax log-sum-exp (fp32)"), 4 * a * tok)
     else:
-        save.inside("softmax output", e * a * s * tok)
+        save.inside(_("softmax output"), e * a * s * tok)
         if model.dropout:
-            save.inside("attention dropout mask", MASK_BYTES * a * s * tok)
-            save.inside("attention dropout output", e * a * s * tok)
-    save.inside("output projection input", e * tok * h)
+            save.inside(_("attention dropout mask"), MASK_BYTES * a * s * tok)
+            save.inside(_("attention dropout output"), e * a * s * tok)
+    save.inside(_("output projection input"), e * tok * h)
     if model.dropout:
-        save.outside("attention output dropout mask", MASK_BYTES * tok * h)
+        save.outside(_("attention output dropout mask"), MASK_BYTES * tok * h)
 
     # MLP block (a mixture of experts routes each token to top_k experts)
-    save.outside("LayerNorm 2 input", e * tok * h)
-    save.outside("MLP input (LayerNorm 2 output)", e * tok * h)
+    save.outside(_("LayerNorm 2 input"), e * tok * h)
+    save.outside(_("MLP input (LayerNorm 2 output)"), e * tok * h)
     k, f = model.top_k, model.ffn_size
     if model.experts > 1:
-        save.outside("router probabilities (fp32)", 4 * tok * model.experts)
-        save.outside("tokens dispatched to experts", e * k * tok * h)
-        save.outside("expert outputs (weighted by the router)", e * k * tok * h)
+        save.outside(_("router probabilities (fp32)"), 4 * tok * model.experts)
+        save.outside(_("tokens dispatched to experts"), e * k * tok * h)
+        save.outside(_("expert outputs (weighted by the router)"), e * k * tok * h)
     if model.mlp == "gelu":
-        save.inside("fc1 output (GeLU input)", e * k * tok * f)
-        save.inside("GeLU output (fc2 input)", e * k * tok * f)
+        save.inside(_("fc1 output (GeLU input)"), e * k * tok * f)
+        save.inside(_("GeLU output (fc2 input)"), e * k * tok * f)
     else:
-        save.inside("gate projection output (SiLU input)", e * k * tok * f)
-        save.inside("SiLU output", e * k * tok * f)
-        save.inside("up projection output", e * k * tok * f)
-        save.inside("SiLU(gate) * up (down projection input)", e * k * tok * f)
+        save.inside(_("gate projection output (SiLU input)"), e * k * tok * f)
+        save.inside(_("SiLU output"), e * k * tok * f)
+        save.inside(_("up projection output"), e * k * tok * f)
+        save.inside(_("SiLU(gate) * up (down projection input)"), e * k * tok * f)
     if model.dropout:
-        save.outside("MLP dropout mask", MASK_BYTES * tok * h)
+        save.outside(_("MLP dropout mask"), MASK_BYTES * tok * h)
     return save.items
 
 
@@ -146,7 +147,7 @@ def input_saved_tensors(model, parallel=None, precision=None, micro_batch=None):
     parallel, precision, b = _defaults(parallel, precision, micro_batch, model)
     save = _Saver(parallel.tp, parallel.sp)
     if model.dropout:
-        save.outside("embedding dropout mask", MASK_BYTES * model.seq * b * model.hidden)
+        save.outside(_("embedding dropout mask"), MASK_BYTES * model.seq * b * model.hidden)
     return save.items
 
 
@@ -155,9 +156,9 @@ def output_saved_tensors(model, parallel=None, precision=None, micro_batch=None)
     parallel, precision, b = _defaults(parallel, precision, micro_batch, model)
     e, tok, h = precision.activation_bytes, model.seq * b, model.hidden
     save = _Saver(parallel.tp, parallel.sp)
-    save.outside("final norm input", e * tok * h)
-    save.outside("output layer input (final norm output)", e * tok * h)
-    save.inside("logits (fp32, for the cross-entropy)", LOGIT_BYTES * tok * model.vocab)
+    save.outside(_("final norm input"), e * tok * h)
+    save.outside(_("output layer input (final norm output)"), e * tok * h)
+    save.inside(_("logits (fp32, for the cross-entropy)"), LOGIT_BYTES * tok * model.vocab)
     return save.items
 
 
@@ -202,7 +203,11 @@ def weight_pass_bytes(s: int, b: int, h: int) -> int:
     """
     for name, x in (("s", s), ("b", b), ("h", h)):
         if isinstance(x, bool) or not isinstance(x, int) or x < 1:
-            raise ConfigError(f"weight_pass_bytes: {name} must be a positive integer, got {x!r}")
+            raise ConfigError(
+                _("weight_pass_bytes: {name} must be a positive integer, got {x!r}").format(
+                    name=name, x=x
+                )
+            )
     return 32 * s * b * h
 
 

@@ -54,6 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ConfigError
+from ..language import _
 
 #: reduction name -> the numpy function that combines two buffers
 REDUCE_OPS = {"sum": np.add, "prod": np.multiply, "max": np.maximum, "min": np.minimum}
@@ -80,22 +81,30 @@ def _as_ranks(buffers, what: str, allow_none: bool = False) -> list:
     """``buffers`` as a list of arrays (or ``None`` where allowed); at least one rank."""
     if isinstance(buffers, np.ndarray) or not isinstance(buffers, Sequence):
         raise ConfigError(
-            f"{what}: buffers must be a list with one array per rank, got {type(buffers).__name__}"
+            _("{what}: buffers must be a list with one array per rank, got {name}").format(
+                what=what, name=type(buffers).__name__
+            )
         )
     if len(buffers) < 1:
-        raise ConfigError(f"{what}: need at least one rank (p >= 1), got an empty list")
+        raise ConfigError(
+            _("{what}: need at least one rank (p >= 1), got an empty list").format(what=what)
+        )
     out = []
     for r, b in enumerate(buffers):
         if b is None and allow_none:
             out.append(None)
             continue
         if b is None:
-            raise ConfigError(f"{what}: rank {r} holds nothing (None)")
+            raise ConfigError(_("{what}: rank {r} holds nothing (None)").format(what=what, r=r))
         arr = np.asarray(b)
         if arr.dtype == object or not (
             np.issubdtype(arr.dtype, np.number) or arr.dtype == np.bool_
         ):
-            raise ConfigError(f"{what}: rank {r} holds {arr.dtype} data, expected numbers")
+            raise ConfigError(
+                _("{what}: rank {r} holds {dtype} data, expected numbers").format(
+                    what=what, r=r, dtype=arr.dtype
+                )
+            )
         out.append(arr)
     return out
 
@@ -104,28 +113,46 @@ def _check_same_shape(arrays: list[np.ndarray], what: str) -> None:
     for r, a in enumerate(arrays):
         if a.shape != arrays[0].shape:
             raise ConfigError(
-                f"{what}: rank {r} holds shape {a.shape} but rank 0 holds {arrays[0].shape}; "
-                "every rank must hold the same shape"
+                _(
+                    "{what}: rank {r} holds shape {shape} but rank 0 holds {shape2}; every "
+                    "rank must hold the same shape"
+                ).format(what=what, r=r, shape=a.shape, shape2=arrays[0].shape)
             )
 
 
 def _check_root(root, p: int, what: str) -> int:
     if isinstance(root, bool) or not isinstance(root, (int, np.integer)) or not 0 <= root < p:
-        raise ConfigError(f"{what}: root={root!r} is not a rank (ranks are 0..{p - 1})")
+        raise ConfigError(
+            _("{what}: root={root!r} is not a rank (ranks are 0..{value})").format(
+                what=what, root=root, value=p - 1
+            )
+        )
     return int(root)
 
 
 def _check_axis(arr: np.ndarray, axis, what: str, rank: int) -> int:
     if arr.ndim == 0:
-        raise ConfigError(f"{what}: rank {rank} holds a scalar, which cannot be split into pieces")
+        raise ConfigError(
+            _("{what}: rank {rank} holds a scalar, which cannot be split into pieces").format(
+                what=what, rank=rank
+            )
+        )
     if not isinstance(axis, (int, np.integer)) or not -arr.ndim <= axis < arr.ndim:
-        raise ConfigError(f"{what}: axis={axis!r} is out of range for shape {arr.shape}")
+        raise ConfigError(
+            _("{what}: axis={axis!r} is out of range for shape {shape}").format(
+                what=what, axis=axis, shape=arr.shape
+            )
+        )
     return int(axis) % arr.ndim
 
 
 def _check_op(op: str, what: str):
     if op not in REDUCE_OPS:
-        raise ConfigError(f"{what}: unknown op {op!r}; choose one of {', '.join(REDUCE_OPS)}")
+        raise ConfigError(
+            _("{what}: unknown op {op!r}; choose one of {join}").format(
+                what=what, op=op, join=", ".join(REDUCE_OPS)
+            )
+        )
     return REDUCE_OPS[op]
 
 
@@ -137,8 +164,10 @@ def _check_trailing(arrays: list[np.ndarray], axis: int, what: str) -> None:
             a.shape[d] != ref.shape[d] for d in range(a.ndim) if d != axis
         ):
             raise ConfigError(
-                f"{what}: rank {r} holds shape {a.shape}, which cannot be joined with rank 0's "
-                f"{ref.shape} along axis {axis}"
+                _(
+                    "{what}: rank {r} holds shape {shape}, which cannot be joined with "
+                    "rank 0's {shape2} along axis {axis}"
+                ).format(what=what, r=r, shape=a.shape, shape2=ref.shape, axis=axis)
             )
 
 
@@ -149,9 +178,9 @@ def chunk_bounds(n: int, p: int) -> list[tuple[int, int]]:
     ``n < p`` some chunks are empty (allowed; they cost no bytes).
     """
     if not isinstance(p, (int, np.integer)) or p < 1:
-        raise ConfigError(f"chunk_bounds: p must be an integer >= 1, got {p!r}")
+        raise ConfigError(_("chunk_bounds: p must be an integer >= 1, got {p!r}").format(p=p))
     if not isinstance(n, (int, np.integer)) or n < 0:
-        raise ConfigError(f"chunk_bounds: n must be an integer >= 0, got {n!r}")
+        raise ConfigError(_("chunk_bounds: n must be an integer >= 0, got {n!r}").format(n=n))
     base, extra = divmod(int(n), int(p))
     bounds, start = [], 0
     for i in range(p):
@@ -180,8 +209,10 @@ def broadcast(buffers: Sequence, root: int = 0) -> list[np.ndarray]:
     ranks = _as_ranks(buffers, "broadcast", allow_none=True)
     root = _check_root(root, len(ranks), "broadcast")
     if ranks[root] is None:
-        raise ConfigError(f"broadcast: the root (rank {root}) holds nothing to send")
-    return [ranks[root].copy() for _ in ranks]
+        raise ConfigError(
+            _("broadcast: the root (rank {root}) holds nothing to send").format(root=root)
+        )
+    return [ranks[root].copy() for _unused in ranks]
 
 
 def scatter(buffers: Sequence, root: int = 0, axis: int = 0) -> list[np.ndarray]:
@@ -191,7 +222,9 @@ def scatter(buffers: Sequence, root: int = 0, axis: int = 0) -> list[np.ndarray]
     p = len(ranks)
     root = _check_root(root, p, "scatter")
     if ranks[root] is None:
-        raise ConfigError(f"scatter: the root (rank {root}) holds nothing to send")
+        raise ConfigError(
+            _("scatter: the root (rank {root}) holds nothing to send").format(root=root)
+        )
     axis = _check_axis(ranks[root], axis, "scatter", root)
     return [piece.copy() for piece in np.array_split(ranks[root], p, axis=axis)]
 
@@ -360,7 +393,11 @@ class CollectiveTrace:
 
     def _check_k(self, k: int) -> None:
         if not isinstance(k, (int, np.integer)) or not 0 <= k <= len(self.steps):
-            raise ConfigError(f"trace: step {k!r} does not exist (0..{len(self.steps)})")
+            raise ConfigError(
+                _("trace: step {k!r} does not exist (0..{n_steps})").format(
+                    k=k, n_steps=len(self.steps)
+                )
+            )
 
 
 def _prepare(buffers, what: str) -> tuple[list[np.ndarray], tuple[int, ...]]:
@@ -437,7 +474,7 @@ def ring_all_reduce_trace(buffers: Sequence, op: str = "sum") -> CollectiveTrace
     bytes for an ``m``-byte buffer, independent of ``p`` for large ``p``. That is why the ring is
     bandwidth-optimal.
     """
-    flat, shape = _prepare(buffers, "ring all-reduce")
+    flat, shape = _prepare(buffers, _("ring all-reduce"))
     p = len(flat)
     schedule = []
     for s in range(p - 1):
@@ -457,7 +494,7 @@ def tree_all_reduce_trace(buffers: Sequence, op: str = "sum") -> CollectiveTrace
     (``d = ..., 4, 2, 1``): ``r - d`` sends the result to ``r``. ``2 ceil(log2 p)`` steps, each
     moving the whole buffer: few latencies, but ``m`` bytes per step.
     """
-    flat, shape = _prepare(buffers, "tree all-reduce")
+    flat, shape = _prepare(buffers, _("tree all-reduce"))
     p = len(flat)
     every = tuple(range(p))
     levels = math.ceil(math.log2(p)) if p > 1 else 0
@@ -470,7 +507,7 @@ def tree_all_reduce_trace(buffers: Sequence, op: str = "sum") -> CollectiveTrace
         d = 2**k
         msgs = [(r - d, r, every, "copy") for r in range(p) if r % (2 * d) == d]
         schedule.append(("broadcast", msgs))
-    return _run("binomial tree", flat, shape, schedule, op)
+    return _run(_("binomial tree"), flat, shape, schedule, op)
 
 
 def halving_doubling_all_reduce_trace(buffers: Sequence, op: str = "sum") -> CollectiveTrace:
@@ -485,14 +522,16 @@ def halving_doubling_all_reduce_trace(buffers: Sequence, op: str = "sum") -> Col
     ``2 log2 p`` steps (latency like the tree) and ``2 (p - 1) / p * m`` bytes per rank
     (bandwidth like the ring).
     """
-    flat, shape = _prepare(buffers, "halving-doubling all-reduce")
+    flat, shape = _prepare(buffers, _("halving-doubling all-reduce"))
     p = len(flat)
     if p & (p - 1):
         raise ConfigError(
-            f"halving-doubling all-reduce: p={p} ranks is not a power of two; "
-            "use the ring or the tree"
+            _(
+                "halving-doubling all-reduce: p={p} ranks is not a power of two; use "
+                "the ring or the tree"
+            ).format(p=p)
         )
-    owned = [list(range(p)) for _ in range(p)]  # chunks each rank is responsible for
+    owned = [list(range(p)) for _unused in range(p)]  # chunks each rank is responsible for
     schedule = []
     d = p // 2
     while d >= 1:
@@ -509,7 +548,7 @@ def halving_doubling_all_reduce_trace(buffers: Sequence, op: str = "sum") -> Col
         owned = [sorted(owned[r] + owned[r ^ d]) for r in range(p)]
         schedule.append(("all-gather", msgs))
         d *= 2
-    return _run("recursive halving-doubling", flat, shape, schedule, op)
+    return _run(_("recursive halving-doubling"), flat, shape, schedule, op)
 
 
 def double_tree_all_reduce_trace(
@@ -526,7 +565,7 @@ def double_tree_all_reduce_trace(
     """
     from .double_tree import double_tree_schedule
 
-    flat, shape = _prepare(buffers, "double-tree all-reduce")
+    flat, shape = _prepare(buffers, _("double-tree all-reduce"))
     steps = double_tree_schedule(len(flat), chunks)
     schedule = []
     for messages in steps:
@@ -535,7 +574,7 @@ def double_tree_all_reduce_trace(
             frozenset(kinds), "reduce+broadcast"
         )
         schedule.append((phase, [(src, dst, (c,), how) for src, dst, c, how in messages]))
-    return _run("double binary tree", flat, shape, schedule, op, n_chunks=2 * chunks)
+    return _run(_("double binary tree"), flat, shape, schedule, op, n_chunks=2 * chunks)
 
 
 def ring_all_reduce(buffers: Sequence, op: str = "sum") -> list[np.ndarray]:
@@ -555,8 +594,9 @@ def all_reduce_trace(buffers: Sequence, algorithm: str = "ring", op: str = "sum"
     """Trace of the all-reduce ``algorithm`` (``ring``, ``tree`` or ``halving-doubling``)."""
     if algorithm not in ALL_REDUCE_ALGORITHMS:
         raise ConfigError(
-            f"all-reduce: unknown algorithm {algorithm!r}; choose one of "
-            f"{', '.join(ALL_REDUCE_ALGORITHMS)}"
+            _("all-reduce: unknown algorithm {algorithm!r}; choose one of {join}").format(
+                algorithm=algorithm, join=", ".join(ALL_REDUCE_ALGORITHMS)
+            )
         )
     return ALL_REDUCE_ALGORITHMS[algorithm](buffers, op)
 

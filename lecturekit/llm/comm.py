@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from numbers import Integral, Real
 
 from ..errors import ConfigError
+from ..language import _
 
 ALGORITHMS: dict[str, tuple[str, ...]] = {
     "all-reduce": ("ring", "tree", "halving-doubling", "double-tree"),
@@ -76,13 +77,19 @@ class Link:
         for name in ("alpha", "beta"):
             v = getattr(self, name)
             if not isinstance(v, Real) or isinstance(v, bool) or not v >= 0:
-                raise ConfigError(f"Link: {name} must be a number >= 0, got {v!r}")
+                raise ConfigError(
+                    _("Link: {name} must be a number >= 0, got {v!r}").format(name=name, v=v)
+                )
 
     @classmethod
     def from_bandwidth(cls, alpha: float, bandwidth_bytes_per_s: float) -> Link:
         """A link with latency ``alpha`` (s) and a bandwidth in bytes/s (``β = 1/bandwidth``)."""
         if not isinstance(bandwidth_bytes_per_s, Real) or not bandwidth_bytes_per_s > 0:
-            raise ConfigError(f"Link: bandwidth must be > 0 bytes/s, got {bandwidth_bytes_per_s!r}")
+            raise ConfigError(
+                _("Link: bandwidth must be > 0 bytes/s, got {bandwidth_bytes_per_s!r}").format(
+                    bandwidth_bytes_per_s=bandwidth_bytes_per_s
+                )
+            )
         return cls(alpha, 1.0 / bandwidth_bytes_per_s)
 
     @property
@@ -97,20 +104,28 @@ class Link:
 
 def _check_p(p, what: str) -> int:
     if isinstance(p, bool) or not isinstance(p, Integral) or p < 1:
-        raise ConfigError(f"{what}: p (number of ranks) must be an integer >= 1, got {p!r}")
+        raise ConfigError(
+            _("{what}: p (number of ranks) must be an integer >= 1, got {p!r}").format(
+                what=what, p=p
+            )
+        )
     return p
 
 
 def _check_nonneg(value, name: str, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, Real) or not value >= 0:
-        raise ConfigError(f"{what}: {name} must be a number >= 0, got {value!r}")
+        raise ConfigError(
+            _("{what}: {name} must be a number >= 0, got {value!r}").format(
+                what=what, name=name, value=value
+            )
+        )
     return value
 
 
 def ring_all_reduce_bytes_per_rank(m_bytes: float, p: int) -> float:
     """What each rank sends in a ring all-reduce of ``m`` bytes: ``m/p · 2(p−1)``."""
-    _check_p(p, "ring all-reduce")
-    _check_nonneg(m_bytes, "m_bytes", "ring all-reduce")
+    _check_p(p, _("ring all-reduce"))
+    _check_nonneg(m_bytes, "m_bytes", _("ring all-reduce"))
     return m_bytes / p * 2 * (p - 1)
 
 
@@ -167,21 +182,29 @@ def collective_time(
     what = f"collective_time({collective!r})"
     if collective not in ALGORITHMS:
         raise ConfigError(
-            f"collective_time: unknown collective {collective!r}; choose one of "
-            f"{', '.join(ALGORITHMS)}"
+            _("collective_time: unknown collective {collective!r}; choose one of {join}").format(
+                collective=collective, join=", ".join(ALGORITHMS)
+            )
         )
     algorithm = algorithm or ALGORITHMS[collective][0]
     if algorithm not in ALGORITHMS[collective]:
         raise ConfigError(
-            f"{what}: no algorithm {algorithm!r} here; choose one of "
-            f"{', '.join(ALGORITHMS[collective])}"
+            _("{what}: no algorithm {algorithm!r} here; choose one of {join}").format(
+                what=what, algorithm=algorithm, join=", ".join(ALGORITHMS[collective])
+            )
         )
     p = _check_p(p, what)
     m = _check_nonneg(m_bytes, "m_bytes", what)
     if not isinstance(link, Link):
-        raise ConfigError(f"{what}: link must be a Link, got {type(link).__name__}")
+        raise ConfigError(
+            _("{what}: link must be a Link, got {name}").format(what=what, name=type(link).__name__)
+        )
     if chunks is not None and algorithm != "double-tree":
-        raise ConfigError(f"{what}: chunks is for the double-tree algorithm, not {algorithm!r}")
+        raise ConfigError(
+            _("{what}: chunks is for the double-tree algorithm, not {algorithm!r}").format(
+                what=what, algorithm=algorithm
+            )
+        )
     if algorithm == "double-tree":
         if p == 1:
             return 0.0
@@ -191,7 +214,9 @@ def collective_time(
         return double_tree_time(m, p, link, k)
     a, b = link.alpha, link.beta
     if algorithm == "halving-doubling" and p & (p - 1):
-        raise ConfigError(f"{what}: halving-doubling needs p a power of two, got p={p}")
+        raise ConfigError(
+            _("{what}: halving-doubling needs p a power of two, got p={p}").format(what=what, p=p)
+        )
     log_p = math.ceil(math.log2(p)) if p > 1 else 0
     share = (p - 1) / p * m  # what each rank sends in one reduce-scatter or all-gather
     if collective == "all-reduce":
@@ -219,7 +244,9 @@ def trace_time(trace, link: Link, phase: str | None = None) -> float:
     that split evenly into ``p`` chunks this equals :func:`collective_time` exactly.
     """
     if not isinstance(link, Link):
-        raise ConfigError(f"trace_time: link must be a Link, got {type(link).__name__}")
+        raise ConfigError(
+            _("trace_time: link must be a Link, got {name}").format(name=type(link).__name__)
+        )
     total = 0.0
     for step in trace.steps:
         if phase is not None and step.phase != phase:
@@ -294,13 +321,21 @@ def _bytes_per_element(dtype) -> int:
 
         return bytes_per_element(dtype)
     if isinstance(dtype, bool) or not isinstance(dtype, Integral) or dtype < 1:
-        raise ConfigError(f"dtype: expected a format name or a byte count >= 1, got {dtype!r}")
+        raise ConfigError(
+            _("dtype: expected a format name or a byte count >= 1, got {dtype!r}").format(
+                dtype=dtype
+            )
+        )
     return dtype
 
 
 def _check_count(value, name: str, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
-        raise ConfigError(f"{what}: {name} must be an integer >= 1, got {value!r}")
+        raise ConfigError(
+            _("{what}: {name} must be an integer >= 1, got {value!r}").format(
+                what=what, name=name, value=value
+            )
+        )
     return value
 
 
@@ -325,18 +360,20 @@ def data_parallel_comm(num_params: int, strategy: str = "ddp", dtype="fp16") -> 
     psi = _check_count(num_params, "num_params", what)
     if strategy not in DP_STRATEGIES:
         raise ConfigError(
-            f"{what}: unknown strategy {strategy!r}; choose {', '.join(DP_STRATEGIES)}"
+            _("{what}: unknown strategy {strategy!r}; choose {join}").format(
+                what=what, strategy=strategy, join=", ".join(DP_STRATEGIES)
+            )
         )
     nbytes = _bytes_per_element(dtype)
     if strategy == "ddp":
         ops = [
-            CommOp("reduce-scatter", "gradients", psi, "after backward"),
-            CommOp("all-gather", "gradients", psi, "after backward"),
+            CommOp("reduce-scatter", "gradients", psi, _("after backward")),
+            CommOp("all-gather", "gradients", psi, _("after backward")),
         ]
     elif strategy in ("zero1", "zero2"):
         ops = [
-            CommOp("reduce-scatter", "gradients", psi, "after backward"),
-            CommOp("all-gather", "parameters", psi, "after update"),
+            CommOp("reduce-scatter", "gradients", psi, _("after backward")),
+            CommOp("all-gather", "parameters", psi, _("after update")),
         ]
     else:
         ops = [
@@ -370,13 +407,19 @@ def tensor_parallel_comm(
             ops += [
                 CommOp("all-gather", f"{block} input (f)", n, "forward"),
                 CommOp("reduce-scatter", f"{block} output (g)", n, "forward"),
-                CommOp("all-gather", f"{block} output grad (g)", n, "backward"),
-                CommOp("reduce-scatter", f"{block} input grad (f)", n, "backward"),
+                CommOp(
+                    "all-gather", _("{block} output grad (g)").format(block=block), n, "backward"
+                ),
+                CommOp(
+                    "reduce-scatter", _("{block} input grad (f)").format(block=block), n, "backward"
+                ),
             ]
         else:
             ops += [
                 CommOp("all-reduce", f"{block} output (g)", n, "forward"),
-                CommOp("all-reduce", f"{block} input grad (f)", n, "backward"),
+                CommOp(
+                    "all-reduce", _("{block} input grad (f)").format(block=block), n, "backward"
+                ),
             ]
     label = f"TP layer b={b} s={s} h={h}" + (" +SP" if sequence_parallel else "")
     return CommPlan(label, tuple(ops), nbytes)

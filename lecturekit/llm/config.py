@@ -22,6 +22,7 @@ import math
 from dataclasses import dataclass, fields, replace
 
 from ..errors import ConfigError
+from ..language import _
 
 __all__ = [
     "PRECISIONS",
@@ -56,23 +57,43 @@ MAXIMA = {
 
 def _positive_int(owner: str, name: str, value) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{name}: must be a positive integer, got {value!r} ({owner})")
+        raise ConfigError(
+            _("{name}: must be a positive integer, got {value!r} ({owner})").format(
+                name=name, value=value, owner=owner
+            )
+        )
     if value < 1:
-        raise ConfigError(f"{name}: must be a positive integer, got {value} ({owner})")
+        raise ConfigError(
+            _("{name}: must be a positive integer, got {value} ({owner})").format(
+                name=name, value=value, owner=owner
+            )
+        )
     if name in MAXIMA and value > MAXIMA[name]:
-        shown = f"{value:,}" if value < 10**30 else f"a {len(str(value))}-digit number"
-        raise ConfigError(f"{name}: at most {MAXIMA[name]:,} here, got {shown} ({owner})")
+        shown = (
+            f"{value:,}"
+            if value < 10**30
+            else _("a {n_str}-digit number").format(n_str=len(str(value)))
+        )
+        raise ConfigError(
+            _("{name}: at most {maxima:,} here, got {shown} ({owner})").format(
+                name=name, maxima=MAXIMA[name], shown=shown, owner=owner
+            )
+        )
 
 
 def _choice(name: str, value, allowed) -> None:
     if value not in allowed:
-        raise ConfigError(f"{name}: must be one of {', '.join(map(str, allowed))}; got {value!r}")
+        raise ConfigError(
+            _("{name}: must be one of {join}; got {value!r}").format(
+                name=name, join=", ".join(map(str, allowed)), value=value
+            )
+        )
 
 
 def _divisors(n: int) -> str:
     root = math.isqrt(n)
     if root > 10**6:  # only reached by direct calls beyond MAXIMA: do not loop for minutes
-        return "(too large to list)"
+        return _("(too large to list)")
     small = [d for d in range(1, root + 1) if n % d == 0]
     ds = small + [n // d for d in reversed(small) if d * d != n]
     return ", ".join(map(str, ds)) if len(ds) <= 16 else ", ".join(map(str, ds[:16])) + ", ..."
@@ -120,7 +141,7 @@ class ModelConfig:
     name: str = "custom"
 
     def __post_init__(self) -> None:
-        who = f"model {self.name!r}"
+        who = _("model {name!r}").format(name=self.name)
         for f in ("hidden", "seq", "layers", "heads", "batch", "vocab", "experts", "top_k"):
             _positive_int(who, f, getattr(self, f))
         for f in ("ffn", "kv_heads"):
@@ -128,24 +149,35 @@ class ModelConfig:
                 _positive_int(who, f, getattr(self, f))
         for f in ("tied_embeddings", "bias", "dropout", "final_norm_bias"):
             if not isinstance(getattr(self, f), bool):
-                raise ConfigError(f"{f}: must be True or False, got {getattr(self, f)!r}")
+                raise ConfigError(
+                    _("{f}: must be True or False, got {getattr!r}").format(
+                        f=f, getattr=getattr(self, f)
+                    )
+                )
         _choice("mlp", self.mlp, ("gelu", "swiglu"))
         _choice("position", self.position, ("learned", "rotary"))
         _choice("norm", self.norm, ("layernorm", "rmsnorm"))
         if self.hidden % self.heads:
             raise ConfigError(
-                f"heads: {self.heads} does not divide hidden ({self.hidden}); every head needs "
-                f"hidden/heads dimensions. Divisors of {self.hidden}: {_divisors(self.hidden)}"
+                _(
+                    "heads: {heads} does not divide hidden ({hidden}); every head needs "
+                    "hidden/heads dimensions. Divisors of {hidden}: {divisors}"
+                ).format(heads=self.heads, hidden=self.hidden, divisors=_divisors(self.hidden))
             )
         if self.heads % self.n_kv_heads:
             raise ConfigError(
-                f"kv_heads: {self.n_kv_heads} does not divide heads ({self.heads}); in grouped-"
-                f"query attention each key/value head serves heads/kv_heads query heads"
+                _(
+                    "kv_heads: {n_kv_heads} does not divide heads ({heads}); in "
+                    "grouped-query attention each key/value head serves heads/kv_heads "
+                    "query heads"
+                ).format(n_kv_heads=self.n_kv_heads, heads=self.heads)
             )
         if self.top_k > self.experts:
             raise ConfigError(
-                f"top_k: {self.top_k} exceeds experts ({self.experts}); a token cannot be routed "
-                f"to more experts than exist"
+                _(
+                    "top_k: {top_k} exceeds experts ({experts}); a token cannot be routed "
+                    "to more experts than exist"
+                ).format(top_k=self.top_k, experts=self.experts)
             )
 
     # the lecture's one-letter names, for formulas
@@ -194,7 +226,11 @@ class ModelConfig:
         known = {f.name for f in fields(self)}
         for k in changes:
             if k not in known:
-                raise ConfigError(f"{k}: not a model field; known: {', '.join(sorted(known))}")
+                raise ConfigError(
+                    _("{k}: not a model field; known: {join}").format(
+                        k=k, join=", ".join(sorted(known))
+                    )
+                )
         return replace(self, **changes)
 
     def describe(self) -> str:
@@ -211,7 +247,11 @@ class ModelConfig:
         if self.mlp != "gelu":
             extras.append(self.mlp)
         if self.experts > 1:
-            extras.append(f"MoE {self.experts} experts top-{self.top_k}")
+            extras.append(
+                _("MoE {experts} experts top-{top_k}").format(
+                    experts=self.experts, top_k=self.top_k
+                )
+            )
         if not self.tied_embeddings:
             extras.append("untied")
         if self.position != "learned":
@@ -270,7 +310,11 @@ def preset(name: str | ModelConfig) -> ModelConfig:
     if key in ("gpt-3", "gpt3-175b"):
         key = "gpt3"
     if key not in PRESETS:
-        raise ConfigError(f"preset: unknown model {name!r}; known: {', '.join(PRESETS)}")
+        raise ConfigError(
+            _("preset: unknown model {name!r}; known: {join}").format(
+                name=name, join=", ".join(PRESETS)
+            )
+        )
     return PRESETS[key]
 
 
@@ -307,12 +351,18 @@ class ParallelConfig:
 
     def __post_init__(self) -> None:
         for f in ("dp", "tp", "pp", "micro_batches"):
-            _positive_int("parallel config", f, getattr(self, f))
+            _positive_int(_("parallel config"), f, getattr(self, f))
         for f in ("offload", "sp", "flash"):
             if not isinstance(getattr(self, f), bool):
-                raise ConfigError(f"{f}: must be True or False, got {getattr(self, f)!r}")
+                raise ConfigError(
+                    _("{f}: must be True or False, got {getattr!r}").format(
+                        f=f, getattr=getattr(self, f)
+                    )
+                )
         if isinstance(self.zero, bool) or self.zero not in (0, 1, 2, 3):
-            raise ConfigError(f"zero: ZeRO stage must be 0, 1, 2 or 3; got {self.zero!r}")
+            raise ConfigError(
+                _("zero: ZeRO stage must be 0, 1, 2 or 3; got {zero!r}").format(zero=self.zero)
+            )
         _choice("recompute", self.recompute, ("none", "selective", "full"))
         _choice("schedule", self.schedule, ("1f1b", "gpipe"))
 
@@ -325,32 +375,48 @@ class ParallelConfig:
         t, p = self.tp, self.pp
         if model.heads % t:
             raise ConfigError(
-                f"tp: tensor-parallel size {t} does not divide heads ({model.heads}); each GPU "
-                f"must get whole attention heads. Divisors of {model.heads}: "
-                f"{_divisors(model.heads)}"
+                _(
+                    "tp: tensor-parallel size {t} does not divide heads ({heads}); each "
+                    "GPU must get whole attention heads. Divisors of {heads}: {divisors}"
+                ).format(t=t, heads=model.heads, divisors=_divisors(model.heads))
             )
         if model.n_kv_heads % t:
             raise ConfigError(
-                f"tp: tensor-parallel size {t} does not divide kv_heads ({model.n_kv_heads})"
+                _("tp: tensor-parallel size {t} does not divide kv_heads ({n_kv_heads})").format(
+                    t=t, n_kv_heads=model.n_kv_heads
+                )
             )
         if model.ffn_size % t:
             raise ConfigError(
-                f"tp: tensor-parallel size {t} does not divide ffn ({model.ffn_size})"
+                _("tp: tensor-parallel size {t} does not divide ffn ({ffn_size})").format(
+                    t=t, ffn_size=model.ffn_size
+                )
             )
         if model.layers % p:
             raise ConfigError(
-                f"pp: pipeline size {p} does not divide layers ({model.layers}); stages must get "
-                f"equal numbers of layers. Divisors of {model.layers}: {_divisors(model.layers)}"
+                _(
+                    "pp: pipeline size {p} does not divide layers ({layers}); stages must "
+                    "get equal numbers of layers. Divisors of {layers}: {divisors}"
+                ).format(p=p, layers=model.layers, divisors=_divisors(model.layers))
             )
         if model.batch % self.dp:
             raise ConfigError(
-                f"dp: data-parallel size {self.dp} does not divide batch ({model.batch}); each "
-                f"replica must get whole sequences"
+                _(
+                    "dp: data-parallel size {dp} does not divide batch ({batch}); each "
+                    "replica must get whole sequences"
+                ).format(dp=self.dp, batch=model.batch)
             )
         if (model.batch // self.dp) % self.micro_batches:
             raise ConfigError(
-                f"micro_batches: {self.micro_batches} does not divide the per-replica batch "
-                f"({model.batch}/{self.dp} = {model.batch // self.dp})"
+                _(
+                    "micro_batches: {micro_batches} does not divide the per-replica batch "
+                    "({batch}/{dp} = {value})"
+                ).format(
+                    micro_batches=self.micro_batches,
+                    batch=model.batch,
+                    dp=self.dp,
+                    value=model.batch // self.dp,
+                )
             )
 
     def micro_batch_size(self, model: ModelConfig) -> int:
@@ -382,11 +448,11 @@ class Precision:
 
     def __post_init__(self) -> None:
         for f in ("param_bytes", "grad_bytes", "activation_bytes"):
-            _positive_int(f"precision {self.name!r}", f, getattr(self, f))
+            _positive_int(_("precision {name!r}").format(name=self.name), f, getattr(self, f))
         for f in ("master_bytes", "state_bytes"):
             v = getattr(self, f)
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise ConfigError(f"{f}: must be an integer >= 0, got {v!r}")
+                raise ConfigError(_("{f}: must be an integer >= 0, got {v!r}").format(f=f, v=v))
 
     @property
     def K(self) -> int:
@@ -419,10 +485,12 @@ def precision(weights: str = "bf16", optimizer: str = "adam") -> Precision:
     if w == "lecture":
         if o not in ("adam", "adamw"):
             raise ConfigError(
-                f"optimizer: the lecture's precision assumes Adam; got {optimizer!r} "
-                f"(use bf16/fp16/fp32 weights with that optimizer)"
+                _(
+                    "optimizer: the lecture's precision assumes Adam; got {optimizer!r} "
+                    "(use bf16/fp16/fp32 weights with that optimizer)"
+                ).format(optimizer=optimizer)
             )
-        return Precision("lecture (16-bit mixed precision, Adam)", 2, 2, 4, 8, 2)
+        return Precision(_("lecture (16-bit mixed precision, Adam)"), 2, 2, 4, 8, 2)
     _choice("optimizer", o, tuple(_OPTIMIZER_STATE))
     state = _OPTIMIZER_STATE[o]
     if w == "fp32":

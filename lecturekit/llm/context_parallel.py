@@ -62,6 +62,7 @@ from dataclasses import dataclass
 
 from .. import validate
 from ..errors import ConfigError
+from ..language import _
 from .config import ModelConfig, preset
 
 __all__ = [
@@ -91,7 +92,11 @@ KINDS = ("ring", "ulysses")
 
 def _pos(name: str, value, low: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise ConfigError(f"{name}: must be an integer >= {low}, got {value!r}")
+        raise ConfigError(
+            _("{name}: must be an integer >= {low}, got {value!r}").format(
+                name=name, low=low, value=value
+            )
+        )
     return value
 
 
@@ -171,20 +176,26 @@ def context_parallel_layer(
     scores for backward (without FlashAttention)."""
     if isinstance(model, str):
         model = preset(model)
-    cp = _pos("cp (context-parallel devices)", cp)
-    seq = model.seq if seq is None else _pos("seq (sequence length)", seq)
+    cp = _pos(_("cp (context-parallel devices)"), cp)
+    seq = model.seq if seq is None else _pos(_("seq (sequence length)"), seq)
     micro_batch = _pos("micro_batch", micro_batch)
     dtype_bytes = _pos("dtype_bytes", dtype_bytes)
     if kind not in KINDS:
         raise ConfigError(
-            f"kind: {kind!r} is not a context-parallel method; choose ring or ulysses"
+            _("kind: {kind!r} is not a context-parallel method; choose ring or ulysses").format(
+                kind=kind
+            )
         )
     if seq % cp:
-        raise ConfigError(f"cp: {cp} does not divide the sequence length {seq}")
+        raise ConfigError(
+            _("cp: {cp} does not divide the sequence length {seq}").format(cp=cp, seq=seq)
+        )
     if kind == "ulysses" and (model.heads % cp or model.n_kv_heads % cp):
         raise ConfigError(
-            f"cp: Ulysses gives each device heads/cp heads; {cp} does not divide the "
-            f"{model.heads} query heads and {model.n_kv_heads} key/value heads"
+            _(
+                "cp: Ulysses gives each device heads/cp heads; {cp} does not divide "
+                "the {heads} query heads and {n_kv_heads} key/value heads"
+            ).format(cp=cp, heads=model.heads, n_kv_heads=model.n_kv_heads)
         )
     return CPLayer(
         kind,
@@ -213,7 +224,7 @@ def min_cp_for_budget(
     if isinstance(model, str):
         model = preset(model)
     layers = model.layers if layers is None else _pos("layers", layers)
-    seq = _pos("seq (sequence length)", seq)
+    seq = _pos(_("seq (sequence length)"), seq)
     budget_bytes = _pos("budget_bytes", budget_bytes)
     for cp in range(1, max_cp + 1):
         if seq % cp or (kind == "ulysses" and (model.n_kv_heads % cp or model.heads % cp)):
@@ -258,7 +269,7 @@ def attention_flops(seq: int, hidden: int, micro_batch: int = 1, causal: bool = 
     ``4 b s^2 h``, or ``2 b s^2 h`` with a causal mask (half the score matrix is skipped).
     ``hidden`` is the query width (heads x head size); with grouped-query attention the
     products still run over every query head. The backward is twice this."""
-    s = _pos("seq (sequence length)", seq)
+    s = _pos(_("seq (sequence length)"), seq)
     h = _pos("hidden", hidden)
     b = _pos("micro_batch", micro_batch)
     full = 4 * b * s * s * h
@@ -340,8 +351,12 @@ def _ring_terms(model, tp, flops, link, micro_batch, causal, dtype_bytes):
         model = preset(model)
     tp = _pos("tp", tp)
     if model.heads % tp or model.n_kv_heads % tp:
-        raise ConfigError(f"tp: {tp} does not divide the {model.n_kv_heads} key/value heads")
-    validate.number(flops, "flops (FLOP/s of one GPU)", above=0, maximum=1e20)
+        raise ConfigError(
+            _("tp: {tp} does not divide the {n_kv_heads} key/value heads").format(
+                tp=tp, n_kv_heads=model.n_kv_heads
+            )
+        )
+    validate.number(flops, _("flops (FLOP/s of one GPU)"), above=0, maximum=1e20)
     b = _pos("micro_batch", micro_batch)
     a = 4 * b * model.hidden / tp * (0.5 if causal else 1.0) / flops
     k = 2 * b * model.kv_hidden / tp * _pos("dtype_bytes", dtype_bytes) * link.beta

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..language import _
 from .config import ModelConfig, ParallelConfig, preset
 from .params import stage_parameters
 
@@ -59,7 +60,7 @@ class StepCost:
 
     @property
     def text(self) -> str:
-        return "; ".join(self.notes) if self.notes else "no extra cost"
+        return "; ".join(self.notes) if self.notes else _("no extra cost")
 
 
 def technique_cost(
@@ -79,23 +80,24 @@ def technique_cost(
     psi_gpu = stage_parameters(model, cur, 0)
     if cur.recompute != prev.recompute:
         if cur.recompute == "full":
-            notes.append(f"+{flops:.0%} FLOPs (the forward pass runs twice)")
+            notes.append(_("+{flops:.0%} FLOPs (the forward pass runs twice)").format(flops=flops))
         elif cur.recompute == "selective":
-            notes.append(f"+{flops:.1%} FLOPs (attention scores recomputed)")
+            notes.append(_("+{flops:.1%} FLOPs (attention scores recomputed)").format(flops=flops))
     if cur.flash and not prev.flash:
         gone = cur.recompute != "none"
         notes.append(
-            "no extra cost: flash attention is faster"
-            + ("; it saves no memory once recomputation has dropped the scores" if gone else "")
+            _("no extra cost: flash attention is faster")
+            + (_("; it saves no memory once recomputation has dropped the scores") if gone else "")
         )
     if cur.dp > 1 and (cur.dp, cur.zero) != (prev.dp, prev.zero):
         strategy = {0: "ddp", 1: "zero1", 2: "zero2", 3: "zero3"}[cur.zero]
         plan = comm.data_parallel_comm(psi_gpu, strategy)
         comm_bytes += plan.bytes_per_rank(cur.dp)
-        what = {0: "all-reduce", 1: "as DDP", 2: "as DDP", 3: "1.5x DDP"}[cur.zero]
+        what = {0: "all-reduce", 1: _("as DDP"), 2: _("as DDP"), 3: "1.5x DDP"}[cur.zero]
         notes.append(
-            f"{plan.elements_per_rank() / psi_gpu:.0f}Ψ ({what}): {comm_bytes / 2**30:,.0f} GiB "
-            f"sent per GPU per step"
+            _("{value:.0f}Ψ ({what}): {value2:,.0f} GiB sent per GPU per step").format(
+                value=plan.elements_per_rank() / psi_gpu, what=what, value2=comm_bytes / 2**30
+            )
         )
     if cur.tp > 1 and (cur.tp, cur.sp) != (prev.tp, prev.sp):
         mb = cur.micro_batch_size(model)
@@ -103,12 +105,15 @@ def technique_cost(
         per_step = layer.bytes_per_rank(cur.tp) * (model.layers // cur.pp) * cur.micro_batches
         comm_bytes += per_step
         if cur.sp and prev.tp == cur.tp:
-            notes.append("same communication as tensor parallelism (reduce-scatter + all-gather)")
-        else:
-            what = "4 reduce-scatters + 4 all-gathers" if cur.sp else "4 all-reduces"
             notes.append(
-                f"{what} per layer on the critical path: {per_step / 2**30:,.0f} GiB sent "
-                f"per GPU per step"
+                _("same communication as tensor parallelism (reduce-scatter + all-gather)")
+            )
+        else:
+            what = _("4 reduce-scatters + 4 all-gathers") if cur.sp else _("4 all-reduces")
+            notes.append(
+                _(
+                    "{what} per layer on the critical path: {value:,.0f} GiB sent per GPU per step"
+                ).format(what=what, value=per_step / 2**30)
             )
     world = cur.world_size
     if cur.pp > 1:
@@ -116,15 +121,24 @@ def technique_cost(
         bubble = run.bubble_fraction
         if (cur.pp, cur.micro_batches) != (prev.pp, prev.micro_batches):
             notes.append(
-                f"1F1B bubble {bubble:.0%} = (p-1)/(m+p-1) = {cur.pp - 1}/"
-                f"{cur.micro_batches + cur.pp - 1}: the {world:,} GPUs do the work of "
-                f"{world * (1 - bubble):,.0f}"
+                _(
+                    "1F1B bubble {bubble:.0%} = (p-1)/(m+p-1) = {value}/{value2}: the "
+                    "{world:,} GPUs do the work of {value3:,.0f}"
+                ).format(
+                    bubble=bubble,
+                    value=cur.pp - 1,
+                    value2=cur.micro_batches + cur.pp - 1,
+                    world=world,
+                    value3=world * (1 - bubble),
+                )
             )
     if cur.offload and not prev.offload:
         shard = psi_gpu if cur.zero == 0 else -(-psi_gpu // cur.dp)
         pcie = 4 * shard
         notes.append(
-            f"gradients out, weights back over PCIe: {pcie / 2**30:,.2f} GiB per GPU per step; "
-            f"the Adam update runs on the CPU"
+            _(
+                "gradients out, weights back over PCIe: {value:,.2f} GiB per GPU per "
+                "step; the Adam update runs on the CPU"
+            ).format(value=pcie / 2**30)
         )
     return StepCost(flops, bubble, comm_bytes, pcie, world * (1 - bubble), notes)

@@ -39,6 +39,7 @@ from functools import lru_cache
 from numbers import Integral
 
 from ..errors import ConfigError
+from ..language import _
 
 __all__ = [
     "Tree",
@@ -94,7 +95,9 @@ class Tree:
 def _check_p(p) -> int:
     if isinstance(p, bool) or not isinstance(p, Integral) or p < 1:
         raise ConfigError(
-            f"double binary tree: p (number of ranks) must be an integer >= 1, got {p!r}"
+            _("double binary tree: p (number of ranks) must be an integer >= 1, got {p!r}").format(
+                p=p
+            )
         )
     return int(p)
 
@@ -162,8 +165,10 @@ def _check_chunks(chunks) -> int:
         or not 1 <= chunks <= MAX_CHUNKS
     ):
         raise ConfigError(
-            f"double binary tree: chunks (per tree) must be an integer from 1 to {MAX_CHUNKS}, "
-            f"got {chunks!r}"
+            _(
+                "double binary tree: chunks (per tree) must be an integer from 1 to "
+                "{max_chunks}, got {chunks!r}"
+            ).format(max_chunks=MAX_CHUNKS, chunks=chunks)
         )
     return int(chunks)
 

@@ -26,6 +26,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from ..errors import ConfigError
+from ..language import N_, _
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ class FloatFormat:
     mantissa_bits: int  #: stored fraction bits (the leading 1 of normals is implicit)
     ieee: bool = True  #: False for E4M3: no infinities, the top exponent holds numbers
     storage_bits: int | None = None  #: bits in memory, if more than the format's own (TF32)
-    note: str = ""
+    note: str = ""  # in English: _(note) in the language spoken
 
     @property
     def bits(self) -> int:
@@ -95,13 +96,15 @@ class FloatFormat:
 FORMATS: dict[str, FloatFormat] = {
     f.name: f
     for f in [
-        FloatFormat("fp64", 11, 52, note="double; scientific computing"),
-        FloatFormat("fp32", 8, 23, note="single; master weights, optimizer states"),
-        FloatFormat("tf32", 8, 10, storage_bits=32, note="FP32 range, FP16 precision; A100 MMA"),
-        FloatFormat("bf16", 8, 7, note="FP32 range, 8 bits of precision; no loss scaling"),
-        FloatFormat("fp16", 5, 10, note="half; small range, needs loss scaling"),
-        FloatFormat("fp8_e4m3", 4, 3, ieee=False, note="FP8 for weights/activations (H100)"),
-        FloatFormat("fp8_e5m2", 5, 2, note="FP8 for gradients (H100)"),
+        FloatFormat("fp64", 11, 52, note=N_("double; scientific computing")),
+        FloatFormat("fp32", 8, 23, note=N_("single; master weights, optimizer states")),
+        FloatFormat(
+            "tf32", 8, 10, storage_bits=32, note=N_("FP32 range, FP16 precision; A100 MMA")
+        ),
+        FloatFormat("bf16", 8, 7, note=N_("FP32 range, 8 bits of precision; no loss scaling")),
+        FloatFormat("fp16", 5, 10, note=N_("half; small range, needs loss scaling")),
+        FloatFormat("fp8_e4m3", 4, 3, ieee=False, note=N_("FP8 for weights/activations (H100)")),
+        FloatFormat("fp8_e5m2", 5, 2, note=N_("FP8 for gradients (H100)")),
     ]
 }
 
@@ -131,7 +134,11 @@ def get_format(fmt: str | FloatFormat) -> FloatFormat:
     key = str(fmt).strip().lower()
     key = _ALIASES.get(key, key)
     if key not in FORMATS:
-        raise ConfigError(f"format: unknown format {fmt!r}; known: {', '.join(FORMATS)}")
+        raise ConfigError(
+            _("format: unknown format {fmt!r}; known: {join}").format(
+                fmt=fmt, join=", ".join(FORMATS)
+            )
+        )
     return FORMATS[key]
 
 
@@ -216,7 +223,7 @@ def ulp(x: float, fmt: str | FloatFormat = "fp16") -> float:
     f = get_format(fmt)
     a = abs(quantize(float(x), f))
     if not math.isfinite(a):
-        raise ConfigError(f"ulp: {x!r} is not a finite {f.name} value")
+        raise ConfigError(_("ulp: {x!r} is not a finite {name} value").format(x=x, name=f.name))
     exp = math.frexp(a)[1] - 1 if a else f.emin
     return math.ldexp(1.0, max(exp, f.emin) - f.mantissa_bits)
 
@@ -279,7 +286,11 @@ def decode(bits: int, fmt: str | FloatFormat) -> float:
     f = get_format(fmt)
     m_bits, e_bits = f.mantissa_bits, f.exponent_bits
     if not isinstance(bits, (int, np.integer)) or not 0 <= bits < 2**f.bits:
-        raise ConfigError(f"decode: {bits!r} is not a {f.bits}-bit pattern for {f.name}")
+        raise ConfigError(
+            _("decode: {bits!r} is not a {bits2}-bit pattern for {name}").format(
+                bits=bits, bits2=f.bits, name=f.name
+            )
+        )
     bits = int(bits)
     sign = -1.0 if bits >> (e_bits + m_bits) else 1.0
     exp_field = (bits >> m_bits) & (2**e_bits - 1)
@@ -305,11 +316,13 @@ def to_bits(value: float, fmt: str | FloatFormat = "fp32") -> int:
     """
     f = get_format(fmt)
     if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
-        raise ConfigError(f"to_bits: expected a number, got {type(value).__name__}")
+        raise ConfigError(
+            _("to_bits: expected a number, got {name}").format(name=type(value).__name__)
+        )
     try:
         value = float(value)  # nan and inf are values a format represents; 1e400 ints are not
     except OverflowError:
-        raise ConfigError("to_bits: integer too large for a float") from None
+        raise ConfigError(_("to_bits: integer too large for a float")) from None
     views = {"fp16": (np.float16, np.uint16), "fp32": (np.float32, np.uint32)}
     views["fp64"] = (np.float64, np.uint64)
     if f.name in views:
@@ -367,7 +380,7 @@ def bit_fields(value: float, fmt: str | FloatFormat = "fp32") -> BitFields:
     """Split ``value`` (rounded to ``fmt``) into its sign, exponent and mantissa fields."""
     f = get_format(fmt)
     if isinstance(value, bool) or not isinstance(value, Real):
-        raise ConfigError(f"bit_fields: expected a number, got {value!r}")
+        raise ConfigError(_("bit_fields: expected a number, got {value!r}").format(value=value))
     bits = to_bits(float(value), f)
     m_bits, e_bits = f.mantissa_bits, f.exponent_bits
     exponent = (bits >> m_bits) & (2**e_bits - 1)
@@ -429,11 +442,13 @@ def accumulate(
     moves. In fp32 (master weights) it reaches ``start + steps × update``."""
     f = get_format(fmt)
     if isinstance(steps, bool) or not isinstance(steps, Integral) or steps < 0:
-        raise ConfigError(f"accumulate: steps must be an integer >= 0, got {steps!r}")
+        raise ConfigError(
+            _("accumulate: steps must be an integer >= 0, got {steps!r}").format(steps=steps)
+        )
     w = quantize(start, f)
     u = quantize(update, f)
     out = [w]
-    for _ in range(steps):
+    for _unused in range(steps):
         w = quantize(w + u, f)
         out.append(w)
     return np.array(out)
@@ -463,9 +478,9 @@ def cast_gradients(grads, scale: float = 1.0, fmt: str = "fp16") -> GradientCast
     f = get_format(fmt)
     g = np.asarray(grads, dtype=np.float64).ravel()
     if g.size == 0:
-        raise ConfigError("cast_gradients: no gradients given")
+        raise ConfigError(_("cast_gradients: no gradients given"))
     if not isinstance(scale, Real) or isinstance(scale, bool) or not scale > 0:
-        raise ConfigError(f"cast_gradients: scale must be > 0, got {scale!r}")
+        raise ConfigError(_("cast_gradients: scale must be > 0, got {scale!r}").format(scale=scale))
     cast = quantize(g * scale, f)
     nonzero = g != 0
     finite = np.isfinite(cast)

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 
 from .. import validate
 from ..errors import ConfigError
+from ..language import _
 
 GIB = 2**30
 GIGA = 10**9
@@ -73,10 +74,10 @@ class GPU:
         return self.memory_bytes / GIGA
 
 
-_H100 = "NVIDIA H100 Tensor Core GPU datasheet (SXM5)"
-_A100 = "NVIDIA A100 Tensor Core GPU datasheet (SXM4)"
-_V100 = "NVIDIA Tesla V100 GPU datasheet (SXM2)"
-_P100 = "NVIDIA Tesla P100 datasheet (SXM2)"
+_H100 = "NVIDIA H100 Tensor Core GPU datasheet (SXM5)"  # i18n: as is
+_A100 = "NVIDIA A100 Tensor Core GPU datasheet (SXM4)"  # i18n: as is
+_V100 = "NVIDIA Tesla V100 GPU datasheet (SXM2)"  # i18n: as is
+_P100 = "NVIDIA Tesla P100 datasheet (SXM2)"  # i18n: as is
 
 #: name -> GPU; the lecture's table, one entry per memory size
 GPUS: dict[str, GPU] = {
@@ -108,8 +109,14 @@ def gpu(name: str) -> GPU:
         if known.upper() == key:
             return GPUS[known]
     sizes = [n for n in GPUS if n.upper().startswith(key + "-")]
-    hint = f" ({name!r} comes as {', '.join(sizes)})" if sizes else ""
-    raise ConfigError(f"gpu: unknown GPU {name!r}{hint}; known: {', '.join(GPUS)}")
+    hint = (
+        _(" ({name!r} comes as {join})").format(name=name, join=", ".join(sizes)) if sizes else ""
+    )
+    raise ConfigError(
+        _("gpu: unknown GPU {name!r}{hint}; known: {join}").format(
+            name=name, hint=hint, join=", ".join(GPUS)
+        )
+    )
 
 
 def gpus_needed(total_bytes: int | float, name: str | GPU) -> int:

@@ -21,6 +21,7 @@ import importlib.util
 from dataclasses import dataclass
 
 from ..errors import ConfigError
+from ..language import _
 from .config import ModelConfig, preset
 
 __all__ = ["Measured", "build_tiny_gpt", "measure_saved_activations", "torch_available"]
@@ -41,7 +42,7 @@ class Measured:
     def by_producer(self) -> dict[str, int]:
         """Bytes per producing autograd node (e.g. ``SoftmaxBackward0``; ``input`` = no grad_fn)."""
         out: dict[str, int] = {}
-        for op, _, _, n in self.tensors:
+        for op, _kind, _shape, n in self.tensors:
             out[op] = out.get(op, 0) + n
         return out
 
@@ -53,7 +54,7 @@ def build_tiny_gpt(model: ModelConfig, dtype: str = "bfloat16", seed: int = 0, p
     from torch.nn import functional as F
 
     if not model.is_lecture_gpt and not _is_gpt2(model):
-        raise ConfigError("model: the measured GPT implements the lecture's architecture only")
+        raise ConfigError(_("model: the measured GPT implements the lecture's architecture only"))
 
     def dropout(x):
         if not model.dropout or p == 0:
@@ -112,7 +113,7 @@ def measure_saved_activations(
     Raises :class:`~lecturekit.errors.ConfigError` if PyTorch is not installed.
     """
     if not torch_available():
-        raise ConfigError("torch: PyTorch is not installed (pip install torch) -- optional")
+        raise ConfigError(_("torch: PyTorch is not installed (pip install torch) -- optional"))
     import torch
 
     model = preset(model)

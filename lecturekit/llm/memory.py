@@ -39,6 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import ConfigError
+from ..language import N_, _, ljust
 from . import hardware
 from .activations import (
     input_saved_tensors,
@@ -58,6 +59,8 @@ __all__ = [
     "GB",
     "GIB",
     "CONSUMERS",
+    "CONSUMER_LABELS",
+    "consumer_label",
     "LECTURE_SLIDE",
     "MemoryReport",
     "StageMemory",
@@ -73,6 +76,19 @@ GB = 10**9
 
 #: the four consumers, in the order tables and bars show them
 CONSUMERS = ("parameters", "gradients", "optimizer", "activations")
+#: how a table or a figure names each consumer (translated where shown: :func:`consumer_label`)
+CONSUMER_LABELS = {
+    "parameters": N_("parameters"),
+    "gradients": N_("gradients"),
+    "optimizer": N_("optimizer"),
+    "activations": N_("activations"),
+}
+
+
+def consumer_label(name: str) -> str:
+    """The name of a consumer (``parameters`` ...) in the language spoken."""
+    return _(CONSUMER_LABELS[name]) if name in CONSUMER_LABELS else name
+
 
 #: what the slide prints (its "GB" are GiB, see the notebook)
 LECTURE_SLIDE = {
@@ -90,7 +106,9 @@ def format_bytes(n: float | None, unit: str = "GiB", digits: int = 1) -> str:
         return "-"
     div = {"GiB": GIB, "GB": GB, "MiB": 2**20, "MB": 10**6, "B": 1}
     if unit not in div:
-        raise ConfigError(f"unit: must be one of {', '.join(div)}; got {unit!r}")
+        raise ConfigError(
+            _("unit: must be one of {join}; got {unit!r}").format(join=", ".join(div), unit=unit)
+        )
     return f"{n / div[unit]:,.{digits}f} {unit}"
 
 
@@ -110,7 +128,11 @@ def model_state_bytes(
     (GPU) and ``cpu`` (host memory: offloaded gradients + optimizer states).
     """
     if isinstance(parameters, bool) or not isinstance(parameters, int) or parameters < 0:
-        raise ConfigError(f"parameters: must be an integer >= 0, got {parameters!r}")
+        raise ConfigError(
+            _("parameters: must be an integer >= 0, got {parameters!r}").format(
+                parameters=parameters
+            )
+        )
     ParallelConfig(dp=dp, zero=zero)  # validates dp and zero
     p = parameters * precision.param_bytes
     g = parameters * precision.grad_bytes
@@ -243,22 +265,27 @@ class MemoryReport:
 
     def table(self, gpu: str | None = "A100-80GB") -> str:
         """A plain-text table of the four consumers per GPU, in GiB and GB."""
-        rows = [(name, getattr(self, name)) for name in CONSUMERS]
-        rows.append(("total per GPU", self.total))
-        w = max([16] + [len(f"{n / GB:,.1f}") + 2 for _, n in rows])  # columns never touch
-        lines = [f"{'per GPU':<24}{'GiB (2^30 B)':>{w}}{'GB (10^9 B)':>{w}}"]
-        for name, n in rows:
-            lines.append(f"{name:<24}{n / GIB:>{w},.1f}{n / GB:>{w},.1f}")
+        rows = [(consumer_label(name), getattr(self, name)) for name in CONSUMERS]
+        rows.append((_("total per GPU"), self.total))
         if self.cpu:
-            lines.append(
-                f"{'(CPU: grads + optimizer)':<24}{self.cpu / GIB:>{w},.1f}{self.cpu / GB:>{w},.1f}"
-            )
+            rows.append((_("(CPU: grads + optimizer)"), self.cpu))
+        w = max([16] + [len(f"{n / GB:,.1f}") + 2 for _unused, n in rows])  # columns never touch
+        lines = [ljust(_("per GPU"), 24) + f"{'GiB (2^30 B)':>{w}}{'GB (10^9 B)':>{w}}"]
+        for name, n in rows:
+            lines.append(ljust(name, 24) + f"{n / GIB:>{w},.1f}{n / GB:>{w},.1f}")
         if gpu is not None:
             g = hardware.gpu(gpu)
-            verdict = "fits" if self.fits(g) else "does NOT fit"
+            verdict = _("fits") if self.fits(g) else _("does NOT fit")
             lines.append(
-                f"{self.parallel.world_size * self.cp} GPU(s); per GPU {verdict} in one {g.name}; "
-                f"by memory alone the job needs >= {self.gpus_needed(g):,} x {g.name}"
+                _(
+                    "{value} GPU(s); per GPU {verdict} in one {name}; by memory alone the "
+                    "job needs >= {gpus_needed:,} x {name}"
+                ).format(
+                    value=self.parallel.world_size * self.cp,
+                    verdict=verdict,
+                    name=g.name,
+                    gpus_needed=self.gpus_needed(g),
+                )
             )
         return "\n".join(lines)
 
@@ -301,7 +328,9 @@ def memory_report(
     elif isinstance(precision, str):
         if precision not in PRECISIONS:
             raise ConfigError(
-                f"precision: must be one of {', '.join(PRECISIONS)}; got {precision!r}"
+                _("precision: must be one of {join}; got {precision!r}").format(
+                    join=", ".join(PRECISIONS), precision=precision
+                )
             )
         precision = PRECISIONS[precision]
     parallel.check(model)
@@ -334,26 +363,37 @@ def memory_report(
 
 
 def _check_cp_ep(model: ModelConfig, parallel: ParallelConfig, cp: int, ep: int) -> None:
-    for name, v in (("cp (context-parallel GPUs)", cp), ("ep (expert-parallel GPUs)", ep)):
+    for name, v in ((_("cp (context-parallel GPUs)"), cp), (_("ep (expert-parallel GPUs)"), ep)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise ConfigError(f"{name}: must be an integer >= 1, got {v!r}")
+            raise ConfigError(
+                _("{name}: must be an integer >= 1, got {v!r}").format(name=name, v=v)
+            )
     if model.seq % cp:
         raise ConfigError(
-            f"cp: {cp} does not divide the sequence length {model.seq}; each GPU holds seq/cp "
-            f"tokens"
+            _(
+                "cp: {cp} does not divide the sequence length {seq}; each GPU holds seq/cp tokens"
+            ).format(cp=cp, seq=model.seq)
         )
     if ep > 1:
         if model.experts == 1:
-            raise ConfigError(f"ep: {ep} needs a mixture-of-experts model; {model.name} is dense")
+            raise ConfigError(
+                _("ep: {ep} needs a mixture-of-experts model; {name} is dense").format(
+                    ep=ep, name=model.name
+                )
+            )
         if model.experts % ep:
             raise ConfigError(
-                f"ep: {ep} does not divide the {model.experts} experts of {model.name}; each GPU "
-                f"holds experts/ep whole experts"
+                _(
+                    "ep: {ep} does not divide the {experts} experts of {name}; each GPU "
+                    "holds experts/ep whole experts"
+                ).format(ep=ep, experts=model.experts, name=model.name)
             )
         if (parallel.dp * cp) % ep:
             raise ConfigError(
-                f"ep: {ep} must divide dp x cp = {parallel.dp * cp}: expert parallelism takes its "
-                f"GPUs from the data- and context-parallel ranks (Megatron-LM)"
+                _(
+                    "ep: {ep} must divide dp x cp = {value}: expert parallelism takes its "
+                    "GPUs from the data- and context-parallel ranks (Megatron-LM)"
+                ).format(ep=ep, value=parallel.dp * cp)
             )
 
 
@@ -413,17 +453,17 @@ def technique_effects(
         return label, memory_report(model, ParallelConfig(**kw) if kw else base, precision)
 
     return [
-        run("fp32 (no mixed precision)", PRECISIONS["fp32"]),
-        run("lecture: 16-bit mixed precision"),
-        run(f"data parallel dp={dp}", dp=dp),
-        run(f"ZeRO-1, dp={dp}", dp=dp, zero=1),
-        run(f"ZeRO-2, dp={dp}", dp=dp, zero=2),
-        run(f"ZeRO-3, dp={dp}", dp=dp, zero=3),
-        run(f"ZeRO-2 + CPU offload, dp={dp}", dp=dp, zero=2, offload=True),
-        run(f"tensor parallel tp={tp}", tp=tp),
-        run(f"tp={tp} + sequence parallel", tp=tp, sp=True),
-        run("selective recomputation", recompute="selective"),
-        run("flash attention", flash=True),
-        run("full recomputation", recompute="full"),
-        run(f"pipeline pp={pp}, m={pp} (1F1B)", pp=pp, micro_batches=pp),
+        run(_("fp32 (no mixed precision)"), PRECISIONS["fp32"]),
+        run(_("lecture: 16-bit mixed precision")),
+        run(_("data parallel dp={dp}").format(dp=dp), dp=dp),
+        run(_("ZeRO-1, dp={dp}").format(dp=dp), dp=dp, zero=1),
+        run(_("ZeRO-2, dp={dp}").format(dp=dp), dp=dp, zero=2),
+        run(_("ZeRO-3, dp={dp}").format(dp=dp), dp=dp, zero=3),
+        run(_("ZeRO-2 + CPU offload, dp={dp}").format(dp=dp), dp=dp, zero=2, offload=True),
+        run(_("tensor parallel tp={tp}").format(tp=tp), tp=tp),
+        run(_("tp={tp} + sequence parallel").format(tp=tp), tp=tp, sp=True),
+        run(_("selective recomputation"), recompute="selective"),
+        run(_("flash attention"), flash=True),
+        run(_("full recomputation"), recompute="full"),
+        run(_("pipeline pp={pp}, m={pp} (1F1B)").format(pp=pp), pp=pp, micro_batches=pp),
     ]

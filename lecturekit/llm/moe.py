@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import ConfigError
+from ..language import _
 from .config import ModelConfig, preset
 from .params import active_parameter_count, layer_parameters, parameter_count
 
@@ -33,7 +34,11 @@ __all__ = ["MoEDevice", "all_to_all_elements", "expert_parallel", "fsdp_working_
 
 def _pos(name: str, value, low: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise ConfigError(f"{name}: must be an integer >= {low}, got {value!r}")
+        raise ConfigError(
+            _("{name}: must be an integer >= {low}, got {value!r}").format(
+                name=name, low=low, value=value
+            )
+        )
     return value
 
 
@@ -80,12 +85,14 @@ def expert_parallel(
     else over ``tp``; ``tokens`` on the device per micro-batch (default ``seq x batch``)."""
     if isinstance(model, str):
         model = preset(model)
-    ep = _pos("ep (expert-parallel devices)", ep)
+    ep = _pos(_("ep (expert-parallel devices)"), ep)
     tp = _pos("tp", tp)
     if model.experts % ep:
         raise ConfigError(
-            f"ep: {ep} does not divide the {model.experts} experts of {model.name}; each "
-            f"device holds experts/ep whole experts"
+            _(
+                "ep: {ep} does not divide the {experts} experts of {name}; each device "
+                "holds experts/ep whole experts"
+            ).format(ep=ep, experts=model.experts, name=model.name)
         )
     tokens = model.seq * model.batch if tokens is None else _pos("tokens", tokens)
     total = parameter_count(model)

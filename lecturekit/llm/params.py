@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import ConfigError
+from ..language import _
 from .config import ModelConfig, ParallelConfig
 
 __all__ = [
@@ -126,7 +127,9 @@ def padded_vocab(vocab: int, tp: int = 1, divisible_by: int = 128) -> int:
     ``tp = 1`` and 51,200 with ``tp = 8`` (6,400 rows per GPU, not ceil(50,257/8) = 6,283)."""
     for name, x in (("vocab", vocab), ("tp", tp), ("divisible_by", divisible_by)):
         if isinstance(x, bool) or not isinstance(x, int) or x < 1:
-            raise ConfigError(f"padded_vocab: {name} must be an integer >= 1, got {x!r}")
+            raise ConfigError(
+                _("padded_vocab: {name} must be an integer >= 1, got {x!r}").format(name=name, x=x)
+            )
     multiple = divisible_by * tp
     return -(-vocab // multiple) * multiple
 

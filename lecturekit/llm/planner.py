@@ -59,6 +59,7 @@ from dataclasses import dataclass
 
 from .. import validate
 from ..errors import ConfigError
+from ..language import _, rjust
 from . import hardware
 from .comm import Link, data_parallel_comm, tensor_parallel_comm
 from .config import PRECISIONS, ModelConfig, ParallelConfig, Precision, preset
@@ -190,8 +191,10 @@ def utilisation_for_days(
     u = at_peak / days
     if u > 1:
         raise ConfigError(
-            f"days: {days:g} days would need {u:.0%} of peak FLOP/s, which is impossible; "
-            f"at 100% of peak it takes {at_peak:.3g} days"
+            _(
+                "days: {days:g} days would need {u:.0%} of peak FLOP/s, which is "
+                "impossible; at 100% of peak it takes {at_peak:.3g} days"
+            ).format(days=days, u=u, at_peak=at_peak)
         )
     return u
 
@@ -261,7 +264,11 @@ class RankLayout:
         ``context``, ``data_context``, ``expert``, ``expert_data``."""
         groups = self.all_groups()
         if kind not in groups:
-            raise ConfigError(f"kind: must be one of {', '.join(groups)}; got {kind!r}")
+            raise ConfigError(
+                _("kind: must be one of {join}; got {kind!r}").format(
+                    join=", ".join(groups), kind=kind
+                )
+            )
         return groups[kind]
 
     def context_of(self, rank: int) -> int:
@@ -273,7 +280,11 @@ class RankLayout:
         every MoE layer's experts (Megatron-LM's expert view numbers ranks tensor fastest,
         then expert: ``(rank // tp) % ep``, as in :func:`megatron_groups`)."""
         if isinstance(rank, bool) or not isinstance(rank, int) or not 0 <= rank < self.world_size:
-            raise ConfigError(f"rank: {rank!r} is not a rank of this {self.world_size}-GPU layout")
+            raise ConfigError(
+                _("rank: {rank!r} is not a rank of this {world_size}-GPU layout").format(
+                    rank=rank, world_size=self.world_size
+                )
+            )
         return (rank // self.tp) % self.ep
 
     def node_of(self, rank: int) -> int:
@@ -302,23 +313,27 @@ class RankLayout:
         cw = max(cw, len(f"tensor {self.tp - 1}") + 2)
         lines = []
         for dp in range(self.dp):
-            lines.append(f"data-parallel replica {dp}:")
+            lines.append(_("data-parallel replica {dp}:").format(dp=dp))
             if self.cp > 1:
                 head = "".join(f"context {c}".ljust(cw * self.tp) for c in range(self.cp))
                 lines.append((" " * 10 + head).rstrip())
             cols = [(c, t) for c in range(self.cp) for t in range(self.tp)]
-            lines.append((" " * 10 + "".join(f"tensor {t}".ljust(cw) for _, t in cols)).rstrip())
+            lines.append(
+                (" " * 10 + "".join(f"tensor {t}".ljust(cw) for _unused, t in cols)).rstrip()
+            )
             for pp in range(self.pp):
                 cells = "".join(cell(self.rank(dp, pp, t, c)).ljust(cw) for c, t in cols)
                 lines.append((f"stage {pp}".ljust(10) + cells).rstrip())
         if self.ep > 1:
             lines.append(
-                f"expert-parallel groups (ep = {self.ep}): "
+                _("expert-parallel groups (ep = {ep}): ").format(ep=self.ep)
                 + " ".join(str(g) for g in self.groups("expert"))
             )
             lines.append(
-                f"e<i>: the i-th 1/{self.ep} of every MoE layer's experts; expert data-parallel "
-                f"size dp x cp / ep = {self.dp * self.cp // self.ep}"
+                _(
+                    "e<i>: the i-th 1/{ep} of every MoE layer's experts; expert "
+                    "data-parallel size dp x cp / ep = {value}"
+                ).format(ep=self.ep, value=self.dp * self.cp // self.ep)
             )
         return "\n".join(lines)
 
@@ -326,7 +341,7 @@ class RankLayout:
         w = len(str(self.world_size - 1))
         lines = []
         for dp in range(self.dp):
-            lines.append(f"data-parallel replica {dp}:")
+            lines.append(_("data-parallel replica {dp}:").format(dp=dp))
             head = " " * 10 + "".join(f"tensor {t}".ljust(w + 12) for t in range(self.tp))
             lines.append(head.rstrip())
             for pp in range(self.pp):
@@ -350,14 +365,18 @@ def rank_layout(
     validate.integer(ep, "ep", 1)
     world = dp * pp * tp * cp
     if world > MAX_LAYOUT_GPUS:
-        what = "dp x pp x tp" + (" x cp" if cp > 1 else "")
+        what = _("dp x pp x tp") + (" x cp" if cp > 1 else "")
         raise ConfigError(
-            f"{what} = {world:,} GPUs: a rank layout lists at most {MAX_LAYOUT_GPUS:,} GPUs"
+            _(
+                "{what} = {world:,} GPUs: a rank layout lists at most {max_layout_gpus:,} GPUs"
+            ).format(what=what, world=world, max_layout_gpus=MAX_LAYOUT_GPUS)
         )
     if (dp * cp) % ep:
         raise ConfigError(
-            f"ep: {ep} must divide dp x cp = {dp * cp}: expert parallelism regroups the data- and "
-            f"context-parallel ranks"
+            _(
+                "ep: {ep} must divide dp x cp = {value}: expert parallelism regroups "
+                "the data- and context-parallel ranks"
+            ).format(ep=ep, value=dp * cp)
         )
     ranks = []
     for r in range(world):
@@ -384,13 +403,17 @@ def megatron_groups(
     world = tp * cp * dp * pp
     if world > MAX_LAYOUT_GPUS:
         raise ConfigError(
-            f"tp x cp x dp x pp = {world:,} GPUs: a rank layout lists at most "
-            f"{MAX_LAYOUT_GPUS:,} GPUs"
+            _(
+                "tp x cp x dp x pp = {world:,} GPUs: a rank layout lists at most "
+                "{max_layout_gpus:,} GPUs"
+            ).format(world=world, max_layout_gpus=MAX_LAYOUT_GPUS)
         )
     if (dp * cp) % ep:
         raise ConfigError(
-            f"ep: {ep} must divide dp x cp = {dp * cp}: expert parallelism regroups the data- and "
-            f"context-parallel ranks"
+            _(
+                "ep: {ep} must divide dp x cp = {value}: expert parallelism regroups "
+                "the data- and context-parallel ranks"
+            ).format(ep=ep, value=dp * cp)
         )
     edp = dp * cp // ep
 
@@ -553,15 +576,23 @@ def plan(
     cluster = cluster or Cluster()
     if isinstance(precision, str):
         if precision not in PRECISIONS:
-            raise ConfigError(f"precision: must be one of {', '.join(PRECISIONS)}")
+            raise ConfigError(
+                _("precision: must be one of {join}").format(join=", ".join(PRECISIONS))
+            )
         precision = PRECISIONS[precision]
     validate.number(efficiency, "efficiency", above=0, maximum=1)
     validate.number(dp_overlap, "dp_overlap", 0, 1)
     for r in recompute:
         if r not in _RECOMPUTE:
-            raise ConfigError(f"recompute: {r!r} is not one of {', '.join(_RECOMPUTE)}")
+            raise ConfigError(
+                _("recompute: {r!r} is not one of {join}").format(r=r, join=", ".join(_RECOMPUTE))
+            )
     if cp_kind not in CP_KINDS:
-        raise ConfigError(f"cp_kind: {cp_kind!r} is not one of {', '.join(CP_KINDS)}")
+        raise ConfigError(
+            _("cp_kind: {cp_kind!r} is not one of {join}").format(
+                cp_kind=cp_kind, join=", ".join(CP_KINDS)
+            )
+        )
     cps = list(cp_options)
     eps = list(ep_options) if ep_options is not None else _divisors(model.experts)
     for name, values in (("cp_options", cps), ("ep_options", eps)):
@@ -570,12 +601,16 @@ def plan(
     for e in eps:
         if e > 1 and model.experts == 1:
             raise ConfigError(
-                f"ep_options: {e}: {model.name} is dense (one expert); expert parallelism needs "
-                f"a mixture-of-experts model"
+                _(
+                    "ep_options: {e}: {name} is dense (one expert); expert parallelism "
+                    "needs a mixture-of-experts model"
+                ).format(e=e, name=model.name)
             )
         if model.experts % e:
             raise ConfigError(
-                f"ep_options: {e} does not divide the experts of {model.name} ({model.experts})"
+                _("ep_options: {e} does not divide the experts of {name} ({experts})").format(
+                    e=e, name=model.name, experts=model.experts
+                )
             )
     n = cluster.gpus
     psi = active_parameter_count(model) if model.experts > 1 else parameter_count(model)
@@ -767,15 +802,17 @@ def plan_table(plans, tokens: float | None = None, limit: int | None = 12) -> st
     rows = list(plans)[: limit or None]
     five = any(pl.cp > 1 or pl.ep > 1 for pl in rows)  # CP and EP columns only when used
     w = 17 if five else 13
+    recompute, compute = rjust(_("recompute"), 9), rjust(_("compute"), 8)
+    bubble, step, days = rjust(_("bubble"), 7), rjust(_("step s"), 7), rjust(_("days"), 6)
     head = (
         f"{'dp x tp x pp' + (' x cp' if five else ''):>{w}} {'ZeRO':>4} {'m':>4} "
-        f"{'recompute':>9} {'GiB/GPU':>8} "
-        f"{'compute':>8} {'bubble':>7} {'TP':>6} {'PP':>6} {'DP':>6} "
+        f"{recompute} {'GiB/GPU':>8} "
+        f"{compute} {bubble} {'TP':>6} {'PP':>6} {'DP':>6} "
         + (f"{'CP':>6} {'EP':>6} " if five else "")
-        + f"{'step s':>7} {'MFU':>5}"
+        + f"{step} {'MFU':>5}"
     )
     if tokens:
-        head += f" {'days':>6}"
+        head += f" {days}"
     lines = [head]
     for pl in rows:
         line = (
@@ -788,6 +825,6 @@ def plan_table(plans, tokens: float | None = None, limit: int | None = 12) -> st
         if tokens:
             line += f" {pl.days(tokens):>6.1f}"
         if not pl.fits:
-            line += "  (does not fit)"
+            line += _("  (does not fit)")
         lines.append(line)
     return "\n".join(lines)

@@ -81,6 +81,7 @@ from dataclasses import dataclass
 from .. import validate
 from ..core import Edge, Graph, Operation, Reservation, Schedule, evaluate, list_schedule, verify
 from ..errors import ScheduleError
+from ..language import N_, _
 
 __all__ = [
     "POLICIES",
@@ -100,8 +101,8 @@ __all__ = [
 
 #: policy -> what it means
 POLICIES = {
-    "fifo": "chunks take the link in the order they are produced (last layer first)",
-    "priority": "chunks of the layer the next forward needs first take the link first",
+    "fifo": N_("chunks take the link in the order they are produced (last layer first)"),
+    "priority": N_("chunks of the layer the next forward needs first take the link first"),
 }
 
 
@@ -151,12 +152,21 @@ def build_graph(
 
     L = sh.layers
     for layer in range(L, 0, -1):
-        add(("B", layer), f"B{layer}", f"backward of layer {layer}", "gpu", sh.backward, "B")
+        add(
+            ("B", layer),
+            f"B{layer}",
+            _("backward of layer {layer}").format(layer=layer),
+            "gpu",
+            sh.backward,
+            "B",
+        )
         for c in range(1, sh.chunks + 1):
             add(
                 ("G", layer, c),
                 f"G{layer}.{c}",
-                f"gradient chunk {c}/{sh.chunks} of layer {layer}",
+                _("gradient chunk {c}/{chunks} of layer {layer}").format(
+                    c=c, chunks=sh.chunks, layer=layer
+                ),
                 "link",
                 sh.chunk_time,
                 "G",
@@ -165,7 +175,7 @@ def build_graph(
         add(
             ("F", layer),
             f"F{layer}",
-            f"next iteration's forward of layer {layer}",
+            _("next iteration's forward of layer {layer}").format(layer=layer),
             "gpu",
             sh.forward,
             "F",
@@ -178,7 +188,7 @@ def build_graph(
                 idx["B", layer - 1],
                 sh.backward,
                 "GRAD",
-                f"gradient of layer {layer - 1}'s output",
+                _("gradient of layer {value}'s output").format(value=layer - 1),
             )
         )
     for layer in range(1, L):
@@ -188,7 +198,7 @@ def build_graph(
                 idx["F", layer + 1],
                 sh.forward,
                 "ACT",
-                f"activations of layer {layer}",
+                _("activations of layer {layer}").format(layer=layer),
             )
         )
     for layer in range(1, L + 1):
@@ -199,7 +209,7 @@ def build_graph(
                     idx["G", layer, c],
                     sh.backward,
                     "SEND",
-                    f"chunk {c} of layer {layer}'s gradient computed",
+                    _("chunk {c} of layer {layer}'s gradient computed").format(c=c, layer=layer),
                 )
             )
             edges.append(
@@ -208,7 +218,9 @@ def build_graph(
                     idx["F", layer],
                     sh.chunk_time,
                     "SYNC",
-                    f"chunk {c} of layer {layer}'s gradient synchronised",
+                    _("chunk {c} of layer {layer}'s gradient synchronised").format(
+                        c=c, layer=layer
+                    ),
                 )
             )
     g = Graph(
@@ -217,7 +229,9 @@ def build_graph(
         units={"gpu": 1, "link": 1},
         issue_width=None,
         earliest=1,
-        name=f"priority scheduling: {L} layers, {sh.chunks} chunks per gradient",
+        name=_("priority scheduling: {l} layers, {chunks} chunks per gradient").format(
+            l=L, chunks=sh.chunks
+        ),
     )
     g.source = (sh, idx)
     return g
@@ -225,7 +239,11 @@ def build_graph(
 
 def _priority(policy: str):
     if policy not in POLICIES:
-        raise ScheduleError(f"policy: unknown {policy!r}; choose one of {', '.join(POLICIES)}")
+        raise ScheduleError(
+            _("policy: unknown {policy!r}; choose one of {join}").format(
+                policy=policy, join=", ".join(POLICIES)
+            )
+        )
 
     def prio(graph: Graph, i: int) -> float:
         sh, idx = graph.source
@@ -253,7 +271,7 @@ class PriorityRun:
         for i, op in enumerate(self.graph.ops):
             if op.name == name:
                 return self.schedule.start[i]
-        raise ScheduleError(f"no operation named {name!r}")
+        raise ScheduleError(_("no operation named {name!r}").format(name=name))
 
     @property
     def forward_start(self) -> int:
@@ -300,7 +318,7 @@ def priority_schedule(policy: str = "priority", **shape) -> PriorityRun:
     replay = evaluate(g, run.order())
     verify(g, replay)
     if list(replay.start) != list(sched.start):  # in-order replay of a list schedule: same
-        raise ScheduleError("internal: evaluate's replay differs from the list schedule")
+        raise ScheduleError(_("internal: evaluate's replay differs from the list schedule"))
     return run
 
 
@@ -359,7 +377,7 @@ class OverlapRun:
         for i, op in enumerate(self.graph.ops):
             if op.name == name:
                 return self.schedule.start[i]
-        raise ScheduleError(f"no operation named {name!r}")
+        raise ScheduleError(_("no operation named {name!r}").format(name=name))
 
     def exposed_comm(self) -> int:
         """Time units the link works while the GPU is idle (communication not hidden)."""
@@ -386,20 +404,20 @@ def _run(what: str, overlap: bool, g: Graph, rank: dict[str, int]) -> OverlapRun
     def prio(graph: Graph, i: int) -> float:  # the link serves in the given order
         return -rank.get(graph.ops[i].name, 0)
 
-    prio.__name__ = "in order"
+    prio.__name__ = _("in order")
     sched = list_schedule(g, prio)
     verify(g, sched)
     run = OverlapRun(what, overlap, g, sched)
     replay = evaluate(g, run.order())
     verify(g, replay)
     if list(replay.start) != list(sched.start):
-        raise ScheduleError("internal: evaluate's replay differs from the list schedule")
+        raise ScheduleError(_("internal: evaluate's replay differs from the list schedule"))
     return run
 
 
 def _bool(x, what: str) -> bool:
     if not isinstance(x, bool):
-        raise ScheduleError(f"{what}: expected True or False, got {x!r}")
+        raise ScheduleError(_("{what}: expected True or False, got {x!r}").format(what=what, x=x))
     return x
 
 
@@ -424,35 +442,44 @@ def ddp_step(
     alpha = validate.integer(latency, "latency", 0, 1000)
     overlap = _bool(overlap, "overlap")
     if r == 0 and alpha == 0:
-        raise ScheduleError("allreduce and latency are both 0: an all-reduce must take time")
+        raise ScheduleError(_("allreduce and latency are both 0: an all-reduce must take time"))
     bld = _Builder()
     for layer in range(1, L + 1):
-        bld.op(f"F{layer}", f"forward of layer {layer}", "gpu", f, "F")
+        bld.op(f"F{layer}", _("forward of layer {layer}").format(layer=layer), "gpu", f, "F")
     for layer in range(L, 0, -1):
-        bld.op(f"B{layer}", f"backward of layer {layer}", "gpu", b, "B")
+        bld.op(f"B{layer}", _("backward of layer {layer}").format(layer=layer), "gpu", b, "B")
     buckets = [list(range(top, max(top - k, 0), -1)) for top in range(L, 0, -k)]
     rank = {}
     for j, members in enumerate(buckets, 1):
         bld.op(
             f"A{j}",
-            f"all-reduce of bucket {j} (layers {', '.join(map(str, members))})",
+            _("all-reduce of bucket {j} (layers {join})").format(
+                j=j, join=", ".join(map(str, members))
+            ),
             "link",
             alpha + r * len(members),
             "A",
         )
         rank[f"A{j}"] = j
     for layer in range(1, L):
-        bld.after(f"F{layer}", f"F{layer + 1}", f"activations of layer {layer}")
-    bld.after(f"F{L}", f"B{L}", "the loss")
+        bld.after(
+            f"F{layer}", f"F{layer + 1}", _("activations of layer {layer}").format(layer=layer)
+        )
+    bld.after(f"F{L}", f"B{L}", _("the loss"))
     for layer in range(L, 1, -1):
-        bld.after(f"B{layer}", f"B{layer - 1}", f"gradient of layer {layer - 1}'s output")
+        bld.after(
+            f"B{layer}",
+            f"B{layer - 1}",
+            _("gradient of layer {value}'s output").format(value=layer - 1),
+        )
     for j, members in enumerate(buckets, 1):
         last = f"B{members[-1]}" if overlap else "B1"
-        bld.after(last, f"A{j}", f"bucket {j}'s gradients computed")
+        bld.after(last, f"A{j}", _("bucket {j}'s gradients computed").format(j=j))
         if j > 1:
-            bld.after(f"A{j - 1}", f"A{j}", "the link, in bucket order")
+            bld.after(f"A{j - 1}", f"A{j}", _("the link, in bucket order"))
     g = bld.graph(
-        f"DDP step: {L} layers, buckets of {k}, " + ("overlapped" if overlap else "no overlap")
+        _("DDP step: {l} layers, buckets of {k}, ").format(l=L, k=k)
+        + ("overlapped" if overlap else _("no overlap"))
     )
     return _run("ddp", overlap, g, rank)
 
@@ -501,18 +528,36 @@ def fsdp_forward(
     prefetch = _bool(prefetch, "prefetch")
     bld = _Builder()
     for layer in range(1, L + 1):
-        bld.op(f"G{layer}", f"all-gather of layer {layer}'s parameters", "link", g, "G")
-        bld.op(f"F{layer}", f"forward of layer {layer}", "gpu", f, "F")
+        bld.op(
+            f"G{layer}",
+            _("all-gather of layer {layer}'s parameters").format(layer=layer),
+            "link",
+            g,
+            "G",
+        )
+        bld.op(f"F{layer}", _("forward of layer {layer}").format(layer=layer), "gpu", f, "F")
     for layer in range(1, L + 1):
-        bld.after(f"G{layer}", f"F{layer}", f"layer {layer}'s parameters gathered")
+        bld.after(
+            f"G{layer}", f"F{layer}", _("layer {layer}'s parameters gathered").format(layer=layer)
+        )
         if layer > 1:
-            bld.after(f"F{layer - 1}", f"F{layer}", f"activations of layer {layer - 1}")
-            bld.after(f"G{layer - 1}", f"G{layer}", "the link, in layer order")
+            bld.after(
+                f"F{layer - 1}",
+                f"F{layer}",
+                _("activations of layer {value}").format(value=layer - 1),
+            )
+            bld.after(f"G{layer - 1}", f"G{layer}", _("the link, in layer order"))
         if prefetch and layer > 2:  # layer l-2's parameters freed: room for layer l
-            bld.after(f"F{layer - 2}", f"G{layer}", f"layer {layer - 2}'s parameters freed")
+            bld.after(
+                f"F{layer - 2}",
+                f"G{layer}",
+                _("layer {value}'s parameters freed").format(value=layer - 2),
+            )
         elif not prefetch and layer > 1:
-            bld.after(f"F{layer - 1}", f"G{layer}", f"layer {layer - 1} done")
-    graph = bld.graph(f"FSDP forward: {L} layers, " + ("prefetch" if prefetch else "no prefetch"))
+            bld.after(f"F{layer - 1}", f"G{layer}", _("layer {value} done").format(value=layer - 1))
+    graph = bld.graph(
+        _("FSDP forward: {l} layers, ").format(l=L) + ("prefetch" if prefetch else _("no prefetch"))
+    )
     return _run("fsdp", prefetch, graph, {f"G{k}": k for k in range(1, L + 1)})
 
 
@@ -535,20 +580,36 @@ def ring_attention(
     t = validate.integer(transfer, "transfer", 1, 1000)
     overlap = _bool(overlap, "overlap")
     bld = _Builder()
-    bld.op("A0", "attention on the device's own key/value block", "gpu", c, "A")
+    bld.op("A0", _("attention on the device's own key/value block"), "gpu", c, "A")
     for i in range(1, n):
-        bld.op(f"R{i}", f"receive key/value block {i} from the ring neighbour", "link", t, "R")
-        bld.op(f"A{i}", f"attention on key/value block {i}", "gpu", c, "A")
+        bld.op(
+            f"R{i}",
+            _("receive key/value block {i} from the ring neighbour").format(i=i),
+            "link",
+            t,
+            "R",
+        )
+        bld.op(f"A{i}", _("attention on key/value block {i}").format(i=i), "gpu", c, "A")
     for i in range(1, n):
-        bld.after(f"A{i - 1}", f"A{i}", "the running softmax and output, block by block")
-        bld.after(f"R{i}", f"A{i}", f"block {i} received")
+        bld.after(f"A{i - 1}", f"A{i}", _("the running softmax and output, block by block"))
+        bld.after(f"R{i}", f"A{i}", _("block {i} received").format(i=i))
         if i > 1:
-            bld.after(f"R{i - 1}", f"R{i}", f"block {i - 1} passed on once it has arrived")
+            bld.after(
+                f"R{i - 1}",
+                f"R{i}",
+                _("block {value} passed on once it has arrived").format(value=i - 1),
+            )
         if not overlap:
-            bld.after(f"A{i - 1}", f"R{i}", "no overlap: receive after computing")
+            bld.after(f"A{i - 1}", f"R{i}", _("no overlap: receive after computing"))
         elif i > 1:
-            bld.after(f"A{i - 2}", f"R{i}", f"block {i - 2}'s buffer freed (two buffers)")
-    g = bld.graph(f"ring attention: cp = {n}, " + ("overlapped" if overlap else "no overlap"))
+            bld.after(
+                f"A{i - 2}",
+                f"R{i}",
+                _("block {value}'s buffer freed (two buffers)").format(value=i - 2),
+            )
+    g = bld.graph(
+        _("ring attention: cp = {n}, ").format(n=n) + ("overlapped" if overlap else _("no overlap"))
+    )
     return _run("ring", overlap, g, {f"R{i}": i for i in range(1, n)})
 
 

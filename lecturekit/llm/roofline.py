@@ -32,23 +32,36 @@ from dataclasses import dataclass, field
 from numbers import Integral, Real
 
 from ..errors import ConfigError
+from ..language import _
 
 
 def _positive(value, name: str, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, Real) or not value > 0:
-        raise ConfigError(f"{what}: {name} must be a number > 0, got {value!r}")
+        raise ConfigError(
+            _("{what}: {name} must be a number > 0, got {value!r}").format(
+                what=what, name=name, value=value
+            )
+        )
     return float(value)
 
 
 def _nonneg(value, name: str, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, Real) or not value >= 0:
-        raise ConfigError(f"{what}: {name} must be a number >= 0, got {value!r}")
+        raise ConfigError(
+            _("{what}: {name} must be a number >= 0, got {value!r}").format(
+                what=what, name=name, value=value
+            )
+        )
     return float(value)
 
 
 def _count(value, name: str, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
-        raise ConfigError(f"{what}: {name} must be an integer >= 1, got {value!r}")
+        raise ConfigError(
+            _("{what}: {name} must be an integer >= 1, got {value!r}").format(
+                what=what, name=name, value=value
+            )
+        )
     return value
 
 
@@ -74,7 +87,9 @@ class Roof:
         g = lookup(gpu)
         if precision not in ("fp16", "fp32"):
             raise ConfigError(
-                f"Roof.from_gpu: precision must be 'fp16' or 'fp32', not {precision!r}"
+                _("Roof.from_gpu: precision must be 'fp16' or 'fp32', not {precision!r}").format(
+                    precision=precision
+                )
             )
         peak = g.peak_fp16_flops if precision == "fp16" else g.peak_fp32_flops
         return cls(f"{g.name} {precision}", peak, g.mem_bandwidth_bytes_per_s)
@@ -176,12 +191,13 @@ def elementwise(
     if flops_per_element is None:
         if kind not in ELEMENTWISE_FLOPS:
             raise ConfigError(
-                f"{what}: unknown kind; known {', '.join(ELEMENTWISE_FLOPS)}, "
-                "or pass flops_per_element"
+                _("{what}: unknown kind; known {join}, or pass flops_per_element").format(
+                    what=what, join=", ".join(ELEMENTWISE_FLOPS)
+                )
             )
         flops_per_element = ELEMENTWISE_FLOPS[kind]
     if not inputs:
-        raise ConfigError(f"{what}: needs at least one input tensor")
+        raise ConfigError(_("{what}: needs at least one input tensor").format(what=what))
     return Op(
         name or kind,
         float(flops_per_element) * n,
@@ -196,7 +212,7 @@ def bias_add(rows: int, cols: int, bytes_per_element: int = 2, x="x", y="y") -> 
     rows, cols = _count(rows, "rows", what), _count(cols, "cols", what)
     b = _count(bytes_per_element, "bytes_per_element", what)
     n = rows * cols
-    return Op("bias add", float(n), reads={x: n * b, "bias": cols * b}, writes={y: n * b})
+    return Op(_("bias add"), float(n), reads={x: n * b, "bias": cols * b}, writes={y: n * b})
 
 
 def dropout(n: int, bytes_per_element: int = 2, x="x", y="y", mask_bytes: int = 1) -> Op:
@@ -225,7 +241,7 @@ def layer_norm(rows: int, h: int, bytes_per_element: int = 2, x="x", y="y") -> O
     b = _count(bytes_per_element, "bytes_per_element", what)
     n = rows * h
     return Op(
-        "layer norm",
+        _("layer norm"),
         8.0 * n,
         reads={x: n * b, "gamma": h * b, "beta": h * b},
         writes={y: n * b, "mean, rstd": 2 * rows * 4},
@@ -240,13 +256,15 @@ def fuse(ops: Sequence[Op], name: str | None = None, keep: Sequence[str] = ()) -
     is in ``keep`` (needed after the kernel, e.g. saved for the backward pass). Everything else
     is read or written once. FLOPs do not change."""
     if not ops:
-        raise ConfigError("fuse: nothing to fuse (empty list of operators)")
+        raise ConfigError(_("fuse: nothing to fuse (empty list of operators)"))
     keep = set(keep)
     produced: dict[str, float] = {}
     reads: dict[str, float] = {}
     for op in ops:
         if not isinstance(op, Op):
-            raise ConfigError(f"fuse: expected Op objects, got {type(op).__name__}")
+            raise ConfigError(
+                _("fuse: expected Op objects, got {name}").format(name=type(op).__name__)
+            )
         for t, nbytes in op.reads.items():
             if t not in produced and t not in reads:  # a real input: read from DRAM once
                 reads[t] = nbytes
@@ -255,7 +273,7 @@ def fuse(ops: Sequence[Op], name: str | None = None, keep: Sequence[str] = ()) -
     read_later = {t for i, op in enumerate(ops) for t in op.reads if _written_before(ops, i, t)}
     writes = {t: nb for t, nb in produced.items() if t not in read_later or t in keep}
     return Op(
-        name or " + ".join(op.name for op in ops) + " (fused)",
+        name or " + ".join(op.name for op in ops) + _(" (fused)"),
         float(sum(op.flops for op in ops)),
         reads=reads,
         writes=writes,

@@ -37,39 +37,54 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ConfigError
+from ..language import _
 from .collectives import all_gather, all_reduce
 
 
 def _check_t(t, what: str) -> int:
     if isinstance(t, bool) or not isinstance(t, (int, np.integer)) or t < 1:
-        raise ConfigError(f"{what}: t (tensor-parallel size) must be an integer >= 1, got {t!r}")
+        raise ConfigError(
+            _("{what}: t (tensor-parallel size) must be an integer >= 1, got {t!r}").format(
+                what=what, t=t
+            )
+        )
     return int(t)
 
 
 def _matrix(a, name: str, what: str) -> np.ndarray:
     arr = np.asarray(a, dtype=np.float64)
     if arr.ndim != 2:
-        raise ConfigError(f"{what}: {name} must be a 2-D matrix, got shape {arr.shape}")
+        raise ConfigError(
+            _("{what}: {name} must be a 2-D matrix, got shape {shape}").format(
+                what=what, name=name, shape=arr.shape
+            )
+        )
     return arr
 
 
 def _check_inner(x: np.ndarray, a: np.ndarray, xname: str, aname: str, what: str) -> None:
     if x.shape[1] != a.shape[0]:
         raise ConfigError(
-            f"{what}: {xname} has {x.shape[1]} columns but {aname} has {a.shape[0]} rows"
+            _("{what}: {xname} has {shape} columns but {aname} has {shape2} rows").format(
+                what=what, xname=xname, shape=x.shape[1], aname=aname, shape2=a.shape[0]
+            )
         )
 
 
 def _check_split(size: int, t: int, name: str, what: str) -> None:
     if t > size:
-        raise ConfigError(f"{what}: cannot split {name} of size {size} across t={t} ranks")
+        raise ConfigError(
+            _("{what}: cannot split {name} of size {size} across t={t} ranks").format(
+                what=what, name=name, size=size, t=t
+            )
+        )
 
 
 def split_columns(a, t: int) -> list[np.ndarray]:
     """``A`` cut into ``t`` column blocks (near-equal, as ``np.array_split``)."""
     a = _matrix(a, "A", "split_columns")
     t = _check_t(t, "split_columns")
-    _check_split(a.shape[1], t, "the columns", "split_columns")
+    _check_split(a.shape[1], t, _("the columns"), "split_columns")
     return np.array_split(a, t, axis=1)
 
 
@@ -77,7 +92,7 @@ def split_rows(a, t: int) -> list[np.ndarray]:
     """``A`` cut into ``t`` row blocks (near-equal, as ``np.array_split``)."""
     a = _matrix(a, "A", "split_rows")
     t = _check_t(t, "split_rows")
-    _check_split(a.shape[0], t, "the rows", "split_rows")
+    _check_split(a.shape[0], t, _("the rows"), "split_rows")
     return np.array_split(a, t, axis=0)
 
 
@@ -191,7 +206,11 @@ def _check_mlp(x, a, b, what: str):
     x, a, b = _matrix(x, "X", what), _matrix(a, "A", what), _matrix(b, "B", what)
     _check_inner(x, a, "X", "A", what)
     if a.shape[1] != b.shape[0]:
-        raise ConfigError(f"{what}: A has {a.shape[1]} columns but B has {b.shape[0]} rows")
+        raise ConfigError(
+            _("{what}: A has {shape} columns but B has {shape2} rows").format(
+                what=what, shape=a.shape[1], shape2=b.shape[0]
+            )
+        )
     return x, a, b
 
 
@@ -221,7 +240,7 @@ def tp_mlp_forward(x, a, b, t: int, log: list | None = None) -> list[np.ndarray]
     (row-parallel) → ``g``: all-reduce ``Σ Z_i``. One all-reduce of ``tokens × h`` elements."""
     x, a, b = _check_mlp(x, a, b, "tp_mlp_forward")
     t = _check_t(t, "tp_mlp_forward")
-    _check_split(a.shape[1], t, "the hidden (4h) dimension", "tp_mlp_forward")
+    _check_split(a.shape[1], t, _("the hidden (4h) dimension"), "tp_mlp_forward")
     xs = f_forward(x, t)
     a_parts, b_parts = split_columns(a, t), split_rows(b, t)
     partial = [gelu(xs[i] @ a_parts[i]) @ b_parts[i] for i in range(t)]
@@ -240,7 +259,7 @@ def tp_mlp_backward(x, a, b, dz, t: int, log: list | None = None) -> MLPGrads:
     stacked back together, so they can be compared with :func:`mlp_backward`."""
     x, a, b = _check_mlp(x, a, b, "tp_mlp_backward")
     t = _check_t(t, "tp_mlp_backward")
-    _check_split(a.shape[1], t, "the hidden (4h) dimension", "tp_mlp_backward")
+    _check_split(a.shape[1], t, _("the hidden (4h) dimension"), "tp_mlp_backward")
     dzs = g_backward(dz, t)
     a_parts, b_parts = split_columns(a, t), split_rows(b, t)
     da, db, dx_parts = [], [], []
@@ -286,10 +305,18 @@ def _check_attention(x, wq, wk, wv, wo, a: int, what: str):
     for name, w in (("Wq", wq), ("Wk", wk), ("Wv", wv), ("Wo", wo)):
         w = _matrix(w, name, what)
         if w.shape != (h, h):
-            raise ConfigError(f"{what}: {name} must be {h}×{h} (h×h), got {w.shape}")
+            raise ConfigError(
+                _("{what}: {name} must be {h}×{h} (h×h), got {shape}").format(
+                    what=what, name=name, h=h, shape=w.shape
+                )
+            )
         mats.append(w)
     if isinstance(a, bool) or not isinstance(a, (int, np.integer)) or a < 1 or h % a:
-        raise ConfigError(f"{what}: heads a={a!r} must be an integer >= 1 dividing h={h}")
+        raise ConfigError(
+            _("{what}: heads a={a!r} must be an integer >= 1 dividing h={h}").format(
+                what=what, a=a, h=h
+            )
+        )
     return (x, *mats, int(a), h // int(a))
 
 
@@ -312,7 +339,11 @@ def tp_attention_forward(
     x, wq, wk, wv, wo, a, d = _check_attention(x, wq, wk, wv, wo, a, what)
     t = _check_t(t, what)
     if a % t:
-        raise ConfigError(f"{what}: the a={a} heads cannot be split evenly across t={t} ranks")
+        raise ConfigError(
+            _("{what}: the a={a} heads cannot be split evenly across t={t} ranks").format(
+                what=what, a=a, t=t
+            )
+        )
     per = a // t
     xs = f_forward(x, t)
     partial = []

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from .. import validate
 from ..errors import ConfigError
+from ..language import _
 from . import comm, hardware
 from .config import PRECISIONS, ModelConfig, ParallelConfig, Precision, preset
 from .memory import memory_report
@@ -51,7 +52,11 @@ def gathered_layer_bytes(
     model = preset(model)
     precision = precision or PRECISIONS["lecture"]
     if not isinstance(prefetch, bool):
-        raise ConfigError(f"gathered_layer_bytes: prefetch must be True or False, got {prefetch!r}")
+        raise ConfigError(
+            _("gathered_layer_bytes: prefetch must be True or False, got {prefetch!r}").format(
+                prefetch=prefetch
+            )
+        )
     validate.integer(tp, "tp", 1, 1024)
     n = sum(part.per_gpu(tp) for part in layer_parameters(model).values())
     weights = (2 if prefetch else 1) * n * precision.param_bytes
@@ -125,8 +130,10 @@ def zero3_limits(
     validate.number(utilisation, "utilisation", above=0, maximum=1)
     if dp > model.batch:
         raise ConfigError(
-            f"dp: {dp} data-parallel ranks for a batch of {model.batch} sequences; data "
-            f"parallelism splits the batch, so dp <= {model.batch}"
+            _(
+                "dp: {dp} data-parallel ranks for a batch of {batch} sequences; data "
+                "parallelism splits the batch, so dp <= {batch}"
+            ).format(dp=dp, batch=model.batch)
         )
     link = link or comm.Link.from_bandwidth(10e-6, 25e9)
     g = hardware.gpu(gpu)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ConfigError
+from ..language import _
 from ..llm.collectives import (
     COLLECTIVES,
     all_gather,
@@ -21,6 +22,7 @@ from ..llm.collectives import (
     reduce_scatter,
     scatter,
 )
+from .fonts import figure
 
 #: colours: a chunk with k of p contributions is drawn lighter for small k, darker for k = p
 _CMAP = "Blues"
@@ -48,9 +50,15 @@ def collective_example(name: str, p: int = 4, root: int = 0):
     comes from running the real collective of :mod:`lecturekit.llm.collectives` on integers
     encoding those labels. ``None`` marks a rank that holds nothing."""
     if name not in COLLECTIVES:
-        raise ConfigError(f"collective_example: unknown collective {name!r}; choose {COLLECTIVES}")
+        raise ConfigError(
+            _("collective_example: unknown collective {name!r}; choose {collectives}").format(
+                name=name, collectives=COLLECTIVES
+            )
+        )
     if isinstance(p, bool) or not isinstance(p, int) or not 1 <= p <= 8:
-        raise ConfigError(f"collective_example: p must be an integer from 1 to 8, got {p!r}")
+        raise ConfigError(
+            _("collective_example: p must be an integer from 1 to 8, got {p!r}").format(p=p)
+        )
     full = [np.array([_encode(r, c, p) for c in range(p)], dtype=np.int64) for r in range(p)]
     own = [np.array([_encode(r, r, p)], dtype=np.int64) for r in range(p)]
     only_root = [full[root] if r == root else None for r in range(p)]
@@ -95,13 +103,14 @@ def _draw_state(ax, state, x0: float, p: int) -> None:
             ax.text(x0 + c + 0.47, y + 0.5, label, ha="center", va="center", fontsize=7)
 
 
+@figure
 def plot_collective(name: str, p: int = 4, ax=None, root: int = 0):
     """One collective: ranks as rows, before on the left, after on the right."""
     import matplotlib.pyplot as plt
 
     before, after = collective_example(name, p, root)
     if ax is None:
-        _, ax = plt.subplots(figsize=(5, 0.45 * p + 0.6), dpi=80)
+        _unused, ax = plt.subplots(figsize=(5, 0.45 * p + 0.6), dpi=80)
     width = max(len(row) for row in before + after if row is not None)
     _draw_state(ax, before, 0.0, p)
     _draw_state(ax, after, width + 1.2, p)
@@ -112,7 +121,9 @@ def plot_collective(name: str, p: int = 4, ax=None, root: int = 0):
         arrowprops={"arrowstyle": "->", "color": "0.3"},
     )
     for r in range(p):
-        ax.text(-0.15, p - 1 - r + 0.5, f"rank {r}", ha="right", va="center", fontsize=7)
+        ax.text(
+            -0.15, p - 1 - r + 0.5, _("rank {r}").format(r=r), ha="right", va="center", fontsize=7
+        )
     ax.set_xlim(-1.3, 2 * width + 1.3)
     ax.set_ylim(0, p)
     ax.set_title(name, fontsize=9)
@@ -120,6 +131,7 @@ def plot_collective(name: str, p: int = 4, ax=None, root: int = 0):
     return ax
 
 
+@figure
 def plot_collectives(p: int = 4, names=COLLECTIVES, ncols: int = 2):
     """All collectives in a grid (before → after each). Returns the figure."""
     import matplotlib.pyplot as plt
@@ -136,6 +148,7 @@ def plot_collectives(p: int = 4, names=COLLECTIVES, ncols: int = 2):
     return fig
 
 
+@figure
 def draw_trace_state(ax, trace, k: int, show_values: bool = False) -> None:
     """Draw the state of ``trace`` after step ``k`` (``k = 0``: the start) on ``ax``.
 
@@ -179,21 +192,26 @@ def draw_trace_state(ax, trace, k: int, show_values: bool = False) -> None:
     ax.set_xlim(0, p)
     ax.set_ylim(0, p)
     ax.set_aspect("equal")
-    ax.set_xticks([c + 0.5 for c in range(p)], [f"chunk {c}" for c in range(p)], fontsize=6)
-    ax.set_yticks([p - 1 - r + 0.5 for r in range(p)], [f"rank {r}" for r in range(p)], fontsize=6)
+    chunks = [_("chunk {c}").format(c=c) for c in range(p)]
+    ranks = [_("rank {r}").format(r=r) for r in range(p)]
+    ax.set_xticks([c + 0.5 for c in range(p)], chunks, fontsize=6)
+    ax.set_yticks([p - 1 - r + 0.5 for r in range(p)], ranks, fontsize=6)
     ax.tick_params(length=0)
     for side in ax.spines.values():
         side.set_visible(False)
     if k == 0:
-        ax.set_title("start", fontsize=8)
+        ax.set_title(_("start"), fontsize=8)
     else:
         step = trace.steps[k - 1]
         moves = ", ".join(f"{t.src}→{t.dst}" for t in step.transfers[:4]) + (
             " …" if len(step.transfers) > 4 else ""
         )
-        ax.set_title(f"step {k}: {step.phase}\n{moves}", fontsize=7)
+        ax.set_title(
+            _("step {k}: {phase}\n{moves}").format(k=k, phase=step.phase, moves=moves), fontsize=7
+        )
 
 
+@figure
 def plot_trace(trace, ncols: int | None = None, show_values: bool = False):
     """Every state of an all-reduce trace, one small panel per step. Returns the figure."""
     import matplotlib.pyplot as plt
@@ -211,13 +229,16 @@ def plot_trace(trace, ncols: int | None = None, show_values: bool = False):
         else:
             ax.axis("off")
     fig.suptitle(
-        f"{trace.algorithm} all-reduce, p={trace.p}: red frame = added into, green = copied",
+        _("{algorithm} all-reduce, p={p}: red frame = added into, green = copied").format(
+            algorithm=trace.algorithm, p=trace.p
+        ),
         fontsize=9,
     )
     fig.tight_layout()
     return fig
 
 
+@figure
 def plot_allreduce_times(p: int, link, sizes=None, ax=None):
     """All-reduce time against message size for ring, tree and halving-doubling (α–β model).
 
@@ -231,15 +252,19 @@ def plot_allreduce_times(p: int, link, sizes=None, ax=None):
 
     sizes = np.logspace(2, 10, 60) if sizes is None else np.asarray(sizes, dtype=float)
     if ax is None:
-        _, ax = plt.subplots(figsize=(5.5, 3.5), dpi=80)
+        _unused, ax = plt.subplots(figsize=(5.5, 3.5), dpi=80)
     for algorithm in ALGORITHMS["all-reduce"]:
         if algorithm == "halving-doubling" and p & (p - 1):
             continue
         times = [collective_time("all-reduce", float(m), p, link, algorithm) for m in sizes]
         ax.loglog(sizes, times, label=algorithm)
-    ax.set_xlabel("message size m (bytes)")
-    ax.set_ylabel("time (s)")
-    ax.set_title(f"all-reduce on p={p}: α={link.alpha:g} s, bandwidth={link.bandwidth:.3g} B/s")
+    ax.set_xlabel(_("message size m (bytes)"))
+    ax.set_ylabel(_("time (s)"))
+    ax.set_title(
+        _("all-reduce on p={p}: α={alpha:g} s, bandwidth={bandwidth:.3g} B/s").format(
+            p=p, alpha=link.alpha, bandwidth=link.bandwidth
+        )
+    )
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
     return ax

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ..language import _
 from . import style
+from .fonts import family, figure
 from .text import label, register_name
 
 NODE_FONT = 9
@@ -73,6 +75,7 @@ def edge_label(dg, edges) -> str:
     return "\n".join(lines)
 
 
+@figure
 def draw_dependence_graph(
     dg,
     ax=None,
@@ -107,7 +110,9 @@ def draw_dependence_graph(
             from ..errors import LectureKitError
 
             raise LectureKitError(
-                f"state of operation {i} is {s!r}; use one of {', '.join(style.STATE_COLORS)}"
+                _("state of operation {i} is {s!r}; use one of {join}").format(
+                    i=i, s=s, join=", ".join(style.STATE_COLORS)
+                )
             )
 
     full = graph.to_networkx(reduce=False)
@@ -191,7 +196,7 @@ def draw_dependence_graph(
             va="center",
             fontsize=node_font,
             zorder=4,
-            family="monospace",
+            family=family("monospace"),
             parse_math=False,
         )
         if v in annotate:
@@ -259,19 +264,23 @@ def draw_dependence_graph(
             bbox=dict(boxstyle="round,pad=0.15", facecolor="white", edgecolor="none", alpha=0.85),
         )
 
-    xs = [x for x, _ in coords.values()] or [0.0]
-    ys = [y for _, y in coords.values()] or [0.0]
+    xs = [x for x, _unused in coords.values()] or [0.0]
+    ys = [y for _unused, y in coords.values()] or [0.0]
     ax.set_xlim(min(xs) - box_w / 2 - 0.6, max(xs) + box_w / 2 + 0.6)
     ax.set_ylim(min(ys) - box_h / 2 - 0.3, max(ys) + box_h / 2 + 0.3)
     ax.set_aspect("equal")
     ax.axis("off")
 
     if title is None:
-        what = "transitive reduction" if reduce else "all dependences"
+        what = _("transitive reduction") if reduce else _("all dependences")
         machine = getattr(getattr(dg, "machine", None), "name", graph.name)
-        title = f"Dependence graph ({what})" + (f" on {machine}" if machine else "")
+        title = _("Dependence graph ({what})").format(what=what) + (
+            f" on {machine}" if machine else ""
+        )
         if path and length is not None:
-            title += f"\ncritical path {' → '.join(label(i) for i in path)}: {length} cycles"
+            title += _("\ncritical path {join}: {length} cycles").format(
+                join=" → ".join(label(i) for i in path), length=length
+            )
     if title:
         ax.set_title(title, fontsize=10, parse_math=False)
     if legend and n:
@@ -285,7 +294,7 @@ def draw_dependence_graph(
             handles.append(Line2D([], [], color=color, linestyle=ls, label=kind))
         if path:
             handles.append(
-                Line2D([], [], color=style.CRITICAL_COLOR, lw=2.2, label="critical path")
+                Line2D([], [], color=style.CRITICAL_COLOR, lw=2.2, label=_("critical path"))
             )
         if states:
             for s, c in style.STATE_COLORS.items():
@@ -300,10 +309,11 @@ def draw_dependence_graph(
                 frameon=False,
             )
     if n == 0:
-        ax.text(0.5, 0.5, "(no instructions)", ha="center", va="center", transform=ax.transAxes)
+        ax.text(0.5, 0.5, _("(no instructions)"), ha="center", va="center", transform=ax.transAxes)
     return fig
 
 
+@figure
 def draw_ready_frames(dg, frames, *, cols: int = 4, reduce: bool = False, title: str | None = None):
     """The lecture's animation (升级版的指令调度) as small multiples: one panel per frame of
     :func:`lecturekit.core.list_sched.ready_frames`, each node annotated with its ready cycle
@@ -319,7 +329,7 @@ def draw_ready_frames(dg, frames, *, cols: int = 4, reduce: bool = False, title:
     if not frames:
         from ..errors import LectureKitError
 
-        raise LectureKitError("draw_ready_frames needs at least one frame")
+        raise LectureKitError(_("draw_ready_frames needs at least one frame"))
     cols = max(1, min(cols, len(frames)))
     rows = math.ceil(len(frames) / cols)
     fig, axes = plt.subplots(rows, cols, figsize=(3.6 * cols, 3.3 * rows), squeeze=False)
@@ -334,10 +344,12 @@ def draw_ready_frames(dg, frames, *, cols: int = 4, reduce: bool = False, title:
             for j in range(len(graph.ops))
         }
         if frame.cycle is None:
-            head = "start: every number 0"
+            head = _("start: every number 0")
         else:
             placed = ", ".join(graph.label(j) for j in frame.placed)
-            head = f"{k}. place {placed} in cycle {frame.cycle}"
+            head = _("{k}. place {placed} in cycle {cycle}").format(
+                k=k, placed=placed, cycle=frame.cycle
+            )
         draw_dependence_graph(
             dg,
             ax=ax,

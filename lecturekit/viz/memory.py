@@ -6,8 +6,10 @@ matplotlib is imported inside the functions so ``import lecturekit`` stays cheap
 from __future__ import annotations
 
 from ..errors import ConfigError
+from ..language import _
 from ..llm import hardware
-from ..llm.memory import CONSUMERS, GB, GIB
+from ..llm.memory import CONSUMERS, GB, GIB, consumer_label
+from .fonts import figure
 
 #: one colour per consumer (colour-blind safe, Okabe-Ito)
 COLORS = {
@@ -19,6 +21,7 @@ COLORS = {
 _UNITS = {"GiB": GIB, "GB": GB}
 
 
+@figure
 def plot_memory(
     reports,
     labels: list[str] | None = None,
@@ -37,22 +40,22 @@ def plot_memory(
     import matplotlib.pyplot as plt
 
     if unit not in _UNITS:
-        raise ConfigError(f"unit: must be GiB or GB; got {unit!r}")
+        raise ConfigError(_("unit: must be GiB or GB; got {unit!r}").format(unit=unit))
     if not isinstance(reports, list | tuple):
         reports = [reports]
     if reports and isinstance(reports[0], tuple):
-        labels = [lab for lab, _ in reports]
-        reports = [rep for _, rep in reports]
+        labels = [lab for lab, _unused in reports]
+        reports = [rep for _unused, rep in reports]
     if labels is None:
         labels = [rep.model.name for rep in reports]
     if ax is None:
-        _, ax = plt.subplots(figsize=(8, 0.45 * len(reports) + 1.4), dpi=90)
+        _unused, ax = plt.subplots(figsize=(8, 0.45 * len(reports) + 1.4), dpi=90)
     div = _UNITS[unit]
     ys = list(range(len(reports)))[::-1]
     left = [0.0] * len(reports)
     for name in CONSUMERS:
         widths = [getattr(rep, name) / div for rep in reports]
-        ax.barh(ys, widths, left=left, color=COLORS[name], label=name, height=0.7)
+        ax.barh(ys, widths, left=left, color=COLORS[name], label=consumer_label(name), height=0.7)
         left = [a + b for a, b in zip(left, widths, strict=True)]
     for y, total in zip(ys, left, strict=True):
         ax.text(total, y, f" {total:,.1f}", va="center", fontsize=8)
@@ -67,7 +70,11 @@ def plot_memory(
         )
     ax.set_yticks(ys)
     ax.set_yticklabels(labels, fontsize=9)
-    ax.set_xlabel(f"memory per GPU ({unit} = {'2^30' if unit == 'GiB' else '10^9'} bytes)")
+    ax.set_xlabel(
+        _("memory per GPU ({unit} = {value} bytes)").format(
+            unit=unit, value="2^30" if unit == "GiB" else "10^9"
+        )
+    )
     if log:
         ax.set_xscale("log")
     else:

@@ -17,6 +17,8 @@ matplotlib is imported inside the functions.
 
 from __future__ import annotations
 
+from ..language import _
+from .fonts import family, figure
 from .style import GRID_COLOR, NOTE_COLOR, instruction_color, lighten, text_color_on
 
 KERNEL_COLOR = "#ffe9a8"
@@ -80,8 +82,8 @@ def _draw_iterations(ax, issue, labels, *, finish=None, title=None, first=None):
     ax.set_xlim(lo - 0.5, hi + 1.5)
     ax.set_ylim(-0.2, n_it + 0.2)
     ax.set_yticks([n_it - 1 - r + 0.5 for r in range(n_it)])
-    ax.set_yticklabels([f"iteration {r}" for r in range(n_it)], fontsize=8)
-    ax.set_xlabel("cycle (issue)")
+    ax.set_yticklabels([_("iteration {r}").format(r=r) for r in range(n_it)], fontsize=8)
+    ax.set_xlabel(_("cycle (issue)"))
     step = max(1, (hi - lo) // 20 + 1)
     ax.set_xticks([t + 0.5 for t in range(lo, hi + 1, step)])
     ax.set_xticklabels([str(t) for t in range(lo, hi + 1, step)], fontsize=7)
@@ -92,6 +94,7 @@ def _draw_iterations(ax, issue, labels, *, finish=None, title=None, first=None):
         ax.set_title(title, fontsize=10, loc="left")
 
 
+@figure
 def draw_overlap(result, iterations: int = 5, ax=None, *, title: str | None = None):
     """The pipelined iterations of a :class:`~lecturekit.loops.modulo.ModuloResult`: iteration
     ``i`` issues instruction ``k`` at ``start[k] + i*II``; the kernel window (every stage busy)
@@ -109,8 +112,9 @@ def draw_overlap(result, iterations: int = 5, ax=None, *, title: str | None = No
     window = result.kernel_window(iterations)
     spans = [(first, first + (S - 1) * ii, PROLOGUE_COLOR, "prologue")]
     if window:
-        spans.append((window[0], window[1] + 1, KERNEL_COLOR, f"kernel ×{iterations - S + 1}"))
-        spans.append((window[1] + 1, end, EPILOGUE_COLOR, "epilogue"))
+        kernel = _("kernel ×{n}").format(n=iterations - S + 1)
+        spans.append((window[0], window[1] + 1, KERNEL_COLOR, kernel))
+        spans.append((window[1] + 1, end, EPILOGUE_COLOR, _("epilogue")))
     for a, b, color, name in spans:
         if b > a:
             ax.add_patch(
@@ -125,13 +129,15 @@ def draw_overlap(result, iterations: int = 5, ax=None, *, title: str | None = No
         [op.name for op in result.graph.ops],
         finish=finish,
         title=title
-        or f"Pipelined: a new iteration every II = {result.ii} cycles, {S} stage(s) "
-        f"on {result.machine.name}",
+        or _("Pipelined: a new iteration every II = {ii} cycles, {s} stage(s) on {name}").format(
+            ii=result.ii, s=S, name=result.machine.name
+        ),
     )
     ax.set_ylim(-0.2, iterations + 0.6)
     return ax.figure
 
 
+@figure
 def draw_pipelined_vs_not(result, iterations: int = 4, *, not_pipelined=None, figsize=None):
     """The lecture's figure: "Not pipelined" (the loop list-scheduled, iterations one after the
     other on in-order hardware) above "Pipelined" (the modulo schedule), on one cycle axis.
@@ -169,13 +175,15 @@ def draw_pipelined_vs_not(result, iterations: int = 4, *, not_pipelined=None, fi
         remapped,
         [op.name for op in result.graph.ops],
         finish=[[t + tails[k] for k, t in enumerate(row)] for row in remapped],
-        title=f"Not pipelined: one iteration after the other ({per_it:g} cycles per iteration)",
+        title=_(
+            "Not pipelined: one iteration after the other ({per_it:g} cycles per iteration)"
+        ).format(per_it=per_it),
     )
     draw_overlap(
         result,
         iterations,
         ax=bottom,
-        title=f"Pipelined: a new iteration every II = {result.ii} cycles",
+        title=_("Pipelined: a new iteration every II = {ii} cycles").format(ii=result.ii),
     )
     pipelined = result.iteration_starts(iterations)
     lo = min(min(map(min, remapped)), min(map(min, pipelined))) - 0.5
@@ -189,6 +197,7 @@ def draw_pipelined_vs_not(result, iterations: int = 4, *, not_pipelined=None, fi
     return fig
 
 
+@figure
 def draw_mrt(table, ax=None, *, title: str | None = None, highlight: set[int] | None = None):
     """The modulo reservation table (a :class:`~lecturekit.loops.modulo.ReservationTable` or a
     result with ``.table``): one column per issue slot and per copy of each unit, one row per
@@ -242,17 +251,18 @@ def draw_mrt(table, ax=None, *, title: str | None = None, highlight: set[int] | 
     )  # fmt: skip
     ax.xaxis.tick_top()
     ax.set_yticks([ii - 1 - r + 0.5 for r in range(ii)])
-    ax.set_yticklabels([f"row {r}" for r in range(ii)], fontsize=8)
+    ax.set_yticklabels([_("row {r}").format(r=r) for r in range(ii)], fontsize=8)
     for s in ("top", "right", "bottom", "left"):
         ax.spines[s].set_visible(False)
     ax.tick_params(length=0)
-    ax.set_title(title or f"Modulo reservation table, II = {ii} (I3/s1: I3 in stage 1)",
-                 fontsize=9, loc="left", pad=18)  # fmt: skip
+    default = _("Modulo reservation table, II = {ii} (I3/s1: I3 in stage 1)").format(ii=ii)
+    ax.set_title(title or default, fontsize=9, loc="left", pad=18)
     if own:
         ax.figure.tight_layout()
     return ax.figure
 
 
+@figure
 def draw_scheduler_step(result, index: int):
     """Step ``index`` of the modulo scheduler's trace: the partial reservation table at that
     step's II, the instruction just placed outlined, the message as the title."""
@@ -264,7 +274,7 @@ def draw_scheduler_step(result, index: int):
     fig, (ax, side) = plt.subplots(
         1, 2, figsize=(9, 0.42 * step.ii + 1.6), dpi=90, gridspec_kw={"width_ratios": [3, 2]}
     )
-    draw_mrt(table, ax=ax, title=f"II = {step.ii}: partial table",
+    draw_mrt(table, ax=ax, title=_("II = {ii}: partial table").format(ii=step.ii),
              highlight={step.op} if step.op is not None else set())  # fmt: skip
     side.axis("off")
     rows = []
@@ -272,16 +282,17 @@ def draw_scheduler_step(result, index: int):
         t = step.placed.get(k)
         mark = ""
         if k == step.op:
-            mark = "  <- placed"
-        elif any(k == e for e, _ in step.evicted):
-            mark = "  <- evicted"
+            mark = _("  <- placed")
+        elif any(k == e for e, _unused in step.evicted):
+            mark = _("  <- evicted")
         rows.append(f"{op.name:<4}{'-' if t is None else t:>4}{mark}")
-    side.text(0, 1, "instr cycle\n" + "\n".join(rows), family="monospace", fontsize=8,
+    side.text(0, 1, _("instr cycle\n") + "\n".join(rows), family=family("monospace"), fontsize=8,
               va="top")  # fmt: skip
     fig.tight_layout()
     return fig
 
 
+@figure
 def draw_ii_report(result, report):
     """The folded table of an :class:`~lecturekit.loops.modulo.IIReport` with its verdict."""
     plt = _plt()
@@ -290,13 +301,16 @@ def draw_ii_report(result, report):
     draw_mrt(
         report.table,
         ax=ax,
-        title=f"II = {report.ii} {verdict}: the found schedule (II = {result.ii}) folded onto "
-        f"{report.ii} row(s); red = more users than the machine has",
+        title=_(
+            "II = {ii} {verdict}: the found schedule (II = {ii2}) folded onto {ii} "
+            "row(s); red = more users than the machine has"
+        ).format(ii=report.ii, verdict=verdict, ii2=result.ii),
     )
     fig.tight_layout()
     return fig
 
 
+@figure
 def draw_lifetimes(result, ax=None):
     """Each value's lifetime (issue of its definition to its last read) as a bar, with II
     marked: a bar longer than II needs ``ceil(lifetime / II)`` registers."""
@@ -308,18 +322,23 @@ def draw_lifetimes(result, ax=None):
         color = instruction_color(lt.op)
         ax.barh(y, max(lt.length, 0.15), left=lt.start, color=color, height=0.6)
         ax.text(lt.start + max(lt.length, 0.15) + 0.2, y,
-                f"{lt.length} cycle(s) -> {lt.copies} register(s)", va="center",
-                fontsize=7)  # fmt: skip
+                _("{length} cycle(s) -> {copies} register(s)").format(
+                    length=lt.length, copies=lt.copies
+                ),
+                va="center", fontsize=7)  # fmt: skip
     ax.set_yticks(range(len(lives)))
     ax.set_yticklabels([f"${lt.value} (I{lt.op + 1})" for lt in lives], fontsize=8)
     ax.invert_yaxis()
     lo = min((lt.start for lt in lives), default=0)
     ax.axvspan(lo, lo + result.ii, color=KERNEL_COLOR, alpha=0.5, zorder=0)
-    ax.text(lo + result.ii / 2, len(lives) - 0.45, f"II = {result.ii}", ha="center", va="bottom",
-            fontsize=8, color=NOTE_COLOR)  # fmt: skip
-    ax.set_xlabel("cycle")
+    ax.text(lo + result.ii / 2, len(lives) - 0.45, _("II = {ii}").format(ii=result.ii),
+            ha="center", va="bottom", fontsize=8, color=NOTE_COLOR)  # fmt: skip
+    ax.set_xlabel(_("cycle"))
     ax.set_title(
-        f"Register lifetimes: the kernel is unrolled {result.unroll}× (modulo variable expansion)",
+        _(
+            "Register lifetimes: the kernel is unrolled {unroll}× (modulo variable "
+            "expansion)"
+        ).format(unroll=result.unroll),
         fontsize=9, loc="left",
     )  # fmt: skip
     for s in ("top", "right"):

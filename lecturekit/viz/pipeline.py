@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ..language import _
 from . import style
+from .fonts import family, figure
 from .text import held_cells, label, stall_cycles, stall_reason
 
 ROW_IN = 0.3  # inches per cycle row
@@ -44,9 +46,13 @@ def _notes_for(sim, last: int) -> dict[int, str]:
             pos = sim.order.index(k)
             ahead = sim.order[pos - 1] if pos else None
             if ahead is not None and sim.issue.get(ahead, 0) >= c:
-                why = f"behind {label(ahead)}"
+                why = _("behind {label}").format(label=label(ahead))
             else:
-                why = "next stage full" if sim.issue.get(k, 0) != c + 1 else "issue width used up"
+                why = (
+                    _("next stage full")
+                    if sim.issue.get(k, 0) != c + 1
+                    else _("issue width used up")
+                )
             notes.setdefault(c, []).append(f"{label(k)}: {why}")
     out = {}
     for c, parts in notes.items():
@@ -55,6 +61,7 @@ def _notes_for(sim, last: int) -> dict[int, str]:
     return out
 
 
+@figure
 def draw_stage_rows(
     rows: Sequence[Mapping[str, Sequence[int]]],
     stages: Sequence[str],
@@ -207,7 +214,7 @@ def draw_stage_rows(
                     facecolor="white",
                     edgecolor="#333333",
                     hatch=style.HELD_HATCH,
-                    label="held in that stage",
+                    label=_("held in that stage"),
                 )
             )
         ax.legend(
@@ -223,6 +230,7 @@ def draw_stage_rows(
     return fig
 
 
+@figure
 def draw_stage_table(
     sim,
     upto_cycle: int | None = None,
@@ -245,10 +253,14 @@ def draw_stage_table(
     stalled_now = [s.index for s in sim.stalls if s.cycle == last] if upto_cycle else []
     if title is None:
         m = sim.machine
-        fw = "forwarding on" if m.forwarding else "no forwarding"
-        title = f"{m.name} ({fw}): {sim.cycles} cycles, {stall_cycles(len(sim.stalls))}"
+        fw = _("forwarding on") if m.forwarding else _("no forwarding")
+        title = _("{name} ({fw}): {cycles} cycles, {stalls}").format(
+            name=m.name, fw=fw, cycles=sim.cycles, stalls=stall_cycles(len(sim.stalls))
+        )
         if upto_cycle is not None and last < sim.cycles:
-            title = f"{m.name} ({fw}): cycle {last} of {sim.cycles}"
+            title = _("{name} ({fw}): cycle {last} of {cycles}").format(
+                name=m.name, fw=fw, last=last, cycles=sim.cycles
+            )
     texts = {k: ins.text or str(ins) for k, ins in enumerate(sim.program)} if legend else None
     return draw_stage_rows(
         sim.stage_table(),
@@ -264,6 +276,7 @@ def draw_stage_table(
     )
 
 
+@figure
 def draw_timeline(sim, upto_cycle: int | None = None, ax=None, *, title: str | None = None):
     """Instructions (rows, in issue order) × cycles (columns): each cell names the stage the
     instruction is in, coloured by instruction; held cells hatched. Returns the Figure."""
@@ -333,7 +346,7 @@ def draw_timeline(sim, upto_cycle: int | None = None, ax=None, *, title: str | N
         [r + 0.5 for r in range(len(order))],
         [_escape(s) for s in names],
         fontsize=8,
-        family="monospace",
+        family=family("monospace"),
     )
     ax.set_xticks([c - 0.5 for c in range(1, n + 1)], [str(c) for c in range(1, n + 1)], fontsize=7)
     ax.xaxis.tick_top()
@@ -342,12 +355,15 @@ def draw_timeline(sim, upto_cycle: int | None = None, ax=None, *, title: str | N
         spine.set_visible(False)
     if title is None:
         m = sim.machine
-        title = f"timeline on {m.name}: {n} cycles, {stall_cycles(len(sim.stalls))} (hatched: held)"
+        title = _("timeline on {name}: {n} cycles, {stall_cycles} (hatched: held)").format(
+            name=m.name, n=n, stall_cycles=stall_cycles(len(sim.stalls))
+        )
     if title:
         ax.set_title(title, fontsize=9, loc="left", pad=16, parse_math=False)
     return fig
 
 
+@figure
 def draw_processor_overview(ax=None):
     """A block diagram of a modern out-of-order, superscalar core, as the lecture describes it
     (after Bryant & O'Hallaron, CS:APP §5.7): the instruction control unit (fetch control with
@@ -460,25 +476,25 @@ def draw_processor_overview(ax=None):
             )
 
     icu, eu = "#e8f0fa", "#fdf0e2"
-    region(0.2, 3.7, 9.6, 3.1, "Instruction control unit (ICU)", icu)
-    region(0.2, 0.2, 9.6, 3.0, "Execution unit (EU)", eu)
-    fetch = box(0.6, 5.3, 2.1, 0.8, "Fetch control", note="branch prediction")
-    icache = box(3.6, 5.3, 2.1, 0.8, "Instruction cache")
-    decode = box(3.6, 3.95, 2.1, 0.8, "Instruction decode", note="→ micro-operations")
-    retire = box(6.5, 5.3, 2.5, 0.8, "Retirement unit", note="in program order")
-    regs = box(6.5, 3.95, 2.5, 0.8, "Register file")
+    region(0.2, 3.7, 9.6, 3.1, _("Instruction control unit (ICU)"), icu)
+    region(0.2, 0.2, 9.6, 3.0, _("Execution unit (EU)"), eu)
+    fetch = box(0.6, 5.3, 2.1, 0.8, _("Fetch control"), note=_("branch prediction"))
+    icache = box(3.6, 5.3, 2.1, 0.8, _("Instruction cache"))
+    decode = box(3.6, 3.95, 2.1, 0.8, _("Instruction decode"), note=_("→ micro-operations"))
+    retire = box(6.5, 5.3, 2.5, 0.8, _("Retirement unit"), note=_("in program order"))
+    regs = box(6.5, 3.95, 2.5, 0.8, _("Register file"))
     units = []
     for k, (name, note) in enumerate(
         [
             ("Branch", ""),
-            ("Arithmetic", "int add"),
-            ("Arithmetic", "int/FP mul"),
+            ("Arithmetic", _("int add")),
+            ("Arithmetic", _("int/FP mul")),
             ("Load", ""),
             ("Store", ""),
         ]
     ):
         units.append(box(0.6 + k * 1.75, 1.7, 1.5, 0.75, name, "#ffffff", note))
-    dcache = box(6.15, 0.45, 2.6, 0.7, "Data cache")
+    dcache = box(6.15, 0.45, 2.6, 0.7, _("Data cache"))
 
     def top(b):
         return (b[0] + b[2] / 2, b[1] + b[3])
@@ -488,7 +504,7 @@ def draw_processor_overview(ax=None):
 
     arrow((fetch[0] + fetch[2], 5.7), (icache[0], 5.7), "address")
     arrow(bottom(icache), top(decode), "instructions")
-    arrow(bottom(decode), (top(decode)[0], 2.7), "operations (µops)")
+    arrow(bottom(decode), (top(decode)[0], 2.7), _("operations (µops)"))
     ax.plot([top(units[0])[0], top(units[-1])[0]], [2.7, 2.7], color="#333333", linewidth=1.0)
     for u in units:
         ax.add_patch(
@@ -501,7 +517,7 @@ def draw_processor_overview(ax=None):
                 linewidth=0.8,
             )
         )
-    arrow((top(units[0])[0] - 0.3, top(units[0])[1]), (1.35, fetch[1]), "prediction OK?")
+    arrow((top(units[0])[0] - 0.3, top(units[0])[1]), (1.35, fetch[1]), _("prediction OK?"))
     arrow((units[3][0] + 0.8, units[3][1]), (6.9, dcache[1] + dcache[3]), both=True)
     arrow((units[4][0] + 0.8, units[4][1]), (8.0, dcache[1] + dcache[3]))
     right = (units[-1][0] + units[-1][2], units[-1][1] + units[-1][3] / 2)
@@ -515,7 +531,7 @@ def draw_processor_overview(ax=None):
     ax.text(
         9.55,
         3.1,
-        "operation results",
+        _("operation results"),
         fontsize=7,
         rotation=90,
         ha="left",
@@ -523,8 +539,8 @@ def draw_processor_overview(ax=None):
         color="#444444",
         style="italic",
     )
-    arrow(bottom(retire), top(regs), "register updates")
-    ax.set_title("A modern processor: out of order and superscalar", fontsize=10)
+    arrow(bottom(retire), top(regs), _("register updates"))
+    ax.set_title(_("A modern processor: out of order and superscalar"), fontsize=10)
     return fig
 
 

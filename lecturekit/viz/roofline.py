@@ -8,7 +8,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ConfigError
+from ..language import _
 from ..llm.roofline import Op, Roof
+from .fonts import figure
 
 
 def _as_roofs(roofs) -> list[Roof]:
@@ -16,10 +18,11 @@ def _as_roofs(roofs) -> list[Roof]:
         return [roofs]
     roofs = list(roofs)
     if not roofs or not all(isinstance(r, Roof) for r in roofs):
-        raise ConfigError("plot_roofline: roofs must be a Roof or a non-empty list of Roofs")
+        raise ConfigError(_("plot_roofline: roofs must be a Roof or a non-empty list of Roofs"))
     return roofs
 
 
+@figure
 def plot_roofline(roofs, ops=(), ax=None, xlim=(0.1, 10_000), label_ops: bool = True):
     """Draw ``min(peak, bandwidth × I)`` for each roof and place ``ops`` under the first roof.
 
@@ -30,11 +33,16 @@ def plot_roofline(roofs, ops=(), ax=None, xlim=(0.1, 10_000), label_ops: bool = 
 
     roofs = _as_roofs(roofs)
     if ax is None:
-        _, ax = plt.subplots(figsize=(6.5, 4.2), dpi=80)
+        _unused, ax = plt.subplots(figsize=(6.5, 4.2), dpi=80)
     x = np.logspace(np.log10(xlim[0]), np.log10(xlim[1]), 400)
     for roof in roofs:
         y = np.minimum(roof.peak_flops, roof.bandwidth * x)
-        (line,) = ax.loglog(x, y, lw=2, label=f"{roof.name} (ridge {roof.ridge:.0f} FLOP/B)")
+        (line,) = ax.loglog(
+            x,
+            y,
+            lw=2,
+            label=_("{name} (ridge {ridge:.0f} FLOP/B)").format(name=roof.name, ridge=roof.ridge),
+        )
         ax.plot([roof.ridge], [roof.peak_flops], "o", color=line.get_color(), ms=4)
     first = roofs[0]
     for item in ops:
@@ -64,10 +72,10 @@ def plot_roofline(roofs, ops=(), ax=None, xlim=(0.1, 10_000), label_ops: bool = 
                 ha="right" if right else "left",
                 fontsize=7,
             )
-    ax.set_xlabel("arithmetic intensity (FLOP / byte of DRAM traffic)")
-    ax.set_ylabel("attainable FLOP/s")
+    ax.set_xlabel(_("arithmetic intensity (FLOP / byte of DRAM traffic)"))
+    ax.set_ylabel(_("attainable FLOP/s"))
     ax.set_xlim(*xlim)
     ax.grid(True, which="both", alpha=0.25)
     ax.legend(fontsize=7, loc="lower right")
-    ax.set_title("roofline: hollow = memory-bound, filled = compute-bound", fontsize=10)
+    ax.set_title(_("roofline: hollow = memory-bound, filled = compute-bound"), fontsize=10)
     return ax

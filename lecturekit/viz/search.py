@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ..language import _
 from . import style
+from .fonts import figure
 
 BAR_COLOR = "#4e79a7"
 BEST_COLOR = "#59a14f"
@@ -30,6 +32,7 @@ def _figure(ax, size):
     return fig, ax
 
 
+@figure
 def draw_length_histogram(
     hist: Mapping[int, int],
     *,
@@ -80,7 +83,7 @@ def draw_length_histogram(
         ax.text(
             bound - 0.45,
             top * 0.95,
-            f"lower bound {bound}",
+            _("lower bound {bound}").format(bound=bound),
             color=BOUND_COLOR,
             fontsize=7,
             va="top",
@@ -89,15 +92,19 @@ def draw_length_histogram(
     ax.set_xticks(lengths)
     if lengths:
         ax.set_xlim(min(lengths) - 1, max(lengths) + 1)
-    ax.set_xlabel("cycles")
-    ax.set_ylabel("legal orders")
+    ax.set_xlabel(_("cycles"))
+    ax.set_ylabel(_("legal orders"))
     total = sum(counts)
-    ax.set_title(title if title is not None else f"{total} legal orders by length", fontsize=10)
+    ax.set_title(
+        title if title is not None else _("{total} legal orders by length").format(total=total),
+        fontsize=10,
+    )
     ax.spines[["top", "right"]].set_visible(False)
     fig.tight_layout()
     return fig
 
 
+@figure
 def draw_order_growth(
     sizes: Sequence[int],
     series: Mapping[str, Sequence[float]],
@@ -112,10 +119,11 @@ def draw_order_growth(
     for k, (name, values) in enumerate(series.items()):
         ax.plot(sizes, values, marker=markers[k % len(markers)], markersize=4, label=name)
     ax.set_yscale("log")
-    ax.set_xlabel("instructions in the block")
-    ax.set_ylabel("legal orders (log scale)")
+    ax.set_xlabel(_("instructions in the block"))
+    ax.set_ylabel(_("legal orders (log scale)"))
     ax.set_title(
-        title if title is not None else "How many orders a scheduler could choose from", fontsize=10
+        title if title is not None else _("How many orders a scheduler could choose from"),
+        fontsize=10,
     )
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=8, frameon=False)
@@ -123,6 +131,7 @@ def draw_order_growth(
     return fig
 
 
+@figure
 def draw_search_progress(
     events: Sequence, *, upto: int | None = None, ax=None, title: str | None = None
 ):
@@ -141,7 +150,7 @@ def draw_search_progress(
             ys + [ys[-1]],
             where="post",
             color=BAR_COLOR,
-            label="incumbent (best found)",
+            label=_("incumbent (best found)"),
         )
         found = [e for e in shown if e.kind in ("incumbent", "start") and e.incumbent is not None]
         ax.plot(
@@ -154,18 +163,22 @@ def draw_search_progress(
     if everything:
         bound = everything[0].bound
         ax.axhline(
-            bound, color=BOUND_COLOR, linestyle="--", linewidth=1, label=f"lower bound {bound}"
+            bound,
+            color=BOUND_COLOR,
+            linestyle="--",
+            linewidth=1,
+            label=_("lower bound {bound}").format(bound=bound),
         )
         if shown:
             ax.axvline(shown[-1].nodes, color="#999999", linewidth=0.8)
         values = [e.incumbent for e in everything if e.incumbent is not None] + [bound]
         ax.set_ylim(min(values) - 1, max(values) + 1)
     ax.set_xlim(0, x_end * 1.02)
-    ax.set_xlabel("nodes explored")
-    ax.set_ylabel("cycles")
+    ax.set_xlabel(_("nodes explored"))
+    ax.set_ylabel(_("cycles"))
     ax.yaxis.get_major_locator().set_params(integer=True)
     ax.set_title(
-        title if title is not None else "Branch and bound: incumbent and bound", fontsize=10
+        title if title is not None else _("Branch and bound: incumbent and bound"), fontsize=10
     )
     ax.legend(fontsize=8, frameon=False, loc="upper right")
     ax.spines[["top", "right"]].set_visible(False)
@@ -173,6 +186,7 @@ def draw_search_progress(
     return fig
 
 
+@figure
 def draw_ratio_histogram(
     ratios: Mapping[str, Sequence[float]], *, ax=None, title: str | None = None
 ):
@@ -194,9 +208,9 @@ def draw_ratio_histogram(
         share = [100 * c / max(1, len(values)) for c in counts]
         ax.bar(x + (k - (len(names) - 1) / 2) * width, share, width, label=name)
     ax.set_xticks(x, labels)
-    ax.set_ylabel("% of blocks")
-    ax.set_xlabel("schedule length over the optimal length")
-    ax.set_title(title if title is not None else "How close the heuristics get", fontsize=10)
+    ax.set_ylabel(_("% of blocks"))
+    ax.set_xlabel(_("schedule length over the optimal length"))
+    ax.set_title(title if title is not None else _("How close the heuristics get"), fontsize=10)
     ax.legend(fontsize=8, frameon=False)
     ax.spines[["top", "right"]].set_visible(False)
     fig.tight_layout()

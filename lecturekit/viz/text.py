@@ -19,21 +19,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-#: Characters of :func:`timeline_text`, in the order they are printed in the legend.
+from ..language import N_, _, display_width, ljust, ngettext, rjust
+
+#: Characters of :func:`timeline_text`, in the order they are printed in the legend (the
+#: meanings in English; ``_()`` gives them in the language spoken).
 TIMELINE_CHARS = {
-    "D": "in a stage before the read stage (not issued yet): ID on lecture, IF on classic5",
-    "=": "held there: a stall (hazard), or waiting behind a stalled instruction",
-    "R": "in the read stage: issues and reads its operands (RR on lecture, ID on classic5)",
-    "e": "executing, more execute cycles to come (e.g. a multiply)",
-    "E": "last cycle in the execute stage",
-    "-": "in another stage after issue (e.g. MEM between EX and WB)",
-    "W": "in the write stage: the result is written to the register file",
-    ".": "not in the pipeline (not entered yet, or done)",
+    "D": N_("in a stage before the read stage (not issued yet): ID on lecture, IF on classic5"),
+    "=": N_("held there: a stall (hazard), or waiting behind a stalled instruction"),
+    "R": N_("in the read stage: issues and reads its operands (RR on lecture, ID on classic5)"),
+    "e": N_("executing, more execute cycles to come (e.g. a multiply)"),
+    "E": N_("last cycle in the execute stage"),
+    "-": N_("in another stage after issue (e.g. MEM between EX and WB)"),
+    "W": N_("in the write stage: the result is written to the register file"),
+    ".": N_("not in the pipeline (not entered yet, or done)"),
 }
 
 #: The one-line legend, machine-independent (:func:`timeline_legend` names the machine's stages;
 #: :data:`TIMELINE_CHARS` says it in full).
-TIMELINE_LEGEND = (
+TIMELINE_LEGEND = N_(
     "legend: D in a stage before the read stage, not issued · = held (stall) · "
     "R read operands (issue) · e executing · E last execute cycle · - other stage (e.g. MEM) · "
     "W write back · . not in the pipeline"
@@ -45,19 +48,19 @@ def timeline_legend(machine) -> str:
     a stage before the read stage (``ID`` on ``lecture``, ``IF`` on ``classic5``, where an
     instruction waiting to issue is held), ``R`` the read stage, ``W`` the write stage."""
     before = machine.stages[: machine.stages.index(machine.read_stage)]
-    where = "/".join(before) if before else "a stage before the read stage"
-    return (
-        f"legend: D in {where}, not issued yet · = held (stall) · "
-        f"R in {machine.read_stage}: reads operands (issue) · e executing · "
-        f"E last execute cycle · - other stage (e.g. MEM) · W in {machine.write_stage}: "
+    where = "/".join(before) if before else _("a stage before the read stage")
+    return _(
+        "legend: D in {where}, not issued yet · = held (stall) · "
+        "R in {read}: reads operands (issue) · e executing · "
+        "E last execute cycle · - other stage (e.g. MEM) · W in {write}: "
         "writes back · . not in the pipeline"
-    )
+    ).format(where=where, read=machine.read_stage, write=machine.write_stage)
 
 
 # -- names -------------------------------------------------------------------------------------
 def stall_cycles(n: int) -> str:
     """``1 stall cycle``, ``4 stall cycles``."""
-    return f"{n} stall cycle" if n == 1 else f"{n} stall cycles"
+    return ngettext("{n} stall cycle", "{n} stall cycles", n).format(n=n)
 
 
 def label(k: int) -> str:
@@ -106,62 +109,102 @@ def stall_reason(sim, stall, *, short: bool = False) -> str:
     m = sim.machine
     prog = sim.program
     who = stall.waits_for
-    other = label(who) if who is not None else "an older instruction"
+    other = label(who) if who is not None else _("an older instruction")
     if stall.cause == "RAW":
         reg = register_name(prog, stall.index, stall.on)
         if who is None:
-            return f"RAW on {reg}"
+            return _("RAW on {reg}").format(reg=reg)
         pair = (prog[who].op_class, prog[stall.index].op_class)
         if pair in m.latency_pairs:  # a textbook table, not the stage positions, sets the wait
             n, at = m.latency_pairs[pair], sim.issue[who]
             if short:
-                return f"RAW on {reg} ({pair[0]} -> {pair[1]}: {n} after {other} issues)"
-            return (
-                f"RAW on {reg}: the machine's table puts {pair[0]} -> {pair[1]} {n} cycles "
-                f"apart, and {other} issued in cycle {at}"
-            )
+                return _(
+                    "RAW on {reg} ({producer} -> {consumer}: {n} after {other} issues)"
+                ).format(reg=reg, producer=pair[0], consumer=pair[1], n=n, other=other)
+            return _(
+                "RAW on {reg}: the machine's table puts {producer} -> {consumer} {n} cycles "
+                "apart, and {other} issued in cycle {at}"
+            ).format(reg=reg, producer=pair[0], consumer=pair[1], n=n, other=other, at=at)
         if m.forwarding:
             timing = m.timing(prog[who].op_class)
             stage = timing.result_stage or m.execute_stage
             at = _last_cycle_in(sim, who, stage)
             if short:
-                return f"RAW on {reg} ({other} has it after {stage}, cycle {at})"
-            return (
-                f"RAW on {reg}, produced by {other} at the end of {stage} in cycle {at} (forwarded)"
-            )
+                return _("RAW on {reg} ({other} has it after {stage}, cycle {at})").format(
+                    reg=reg, other=other, stage=stage, at=at
+                )
+            return _(
+                "RAW on {reg}, produced by {other} at the end of {stage} in cycle {at} (forwarded)"
+            ).format(reg=reg, other=other, stage=stage, at=at)
         at = _last_cycle_in(sim, who, m.write_stage)
         if short:
-            return f"RAW on {reg} ({other} writes in cycle {at})"
-        return f"RAW on {reg}, written by {other} in cycle {at}"
+            return _("RAW on {reg} ({other} writes in cycle {at})").format(
+                reg=reg, other=other, at=at
+            )
+        return _("RAW on {reg}, written by {other} in cycle {at}").format(
+            reg=reg, other=other, at=at
+        )
     if stall.cause == "WAW":
         reg = register_name(prog, stall.index, stall.on)
         at = _last_cycle_in(sim, who, m.write_stage) if who is not None else None
-        when = f" in cycle {at}" if at is not None else ""
+        if at is not None:
+            if short:
+                return _("WAW on {reg} (after {other}'s write in cycle {at})").format(
+                    reg=reg, other=other, at=at
+                )
+            return _("WAW on {reg}: its write must land after {other}'s in cycle {at}").format(
+                reg=reg, other=other, at=at
+            )
         if short:
-            return f"WAW on {reg} (after {other}'s write{when})"
-        return f"WAW on {reg}: its write must land after {other}'s{when}"
+            return _("WAW on {reg} (after {other}'s write)").format(reg=reg, other=other)
+        return _("WAW on {reg}: its write must land after {other}'s").format(reg=reg, other=other)
     if stall.cause == "memory":
         stage = m.memory_stage or m.execute_stage
         at = _last_cycle_in(sim, who, stage) if who is not None else None
-        when = f" (in {stage} in cycle {at})" if at is not None else ""
+        if at is not None:
+            if short:
+                return _("memory order (after {other} (in {stage} in cycle {at}))").format(
+                    other=other, stage=stage, at=at
+                )
+            return _(
+                "memory order: {access} may alias {other}'s access (in {stage} in cycle {at})"
+            ).format(access=stall.on, other=other, stage=stage, at=at)
         if short:
-            return f"memory order (after {other}{when})"
-        return f"memory order: {stall.on} may alias {other}'s access{when}"
+            return _("memory order (after {other})").format(other=other)
+        return _("memory order: {access} may alias {other}'s access").format(
+            access=stall.on, other=other
+        )
     if stall.cause == "structural":
         unit = stall.on.removeprefix("unit ").strip()
         at = _last_cycle_in(sim, who, m.execute_stage) if who is not None else None
-        until = f" until cycle {at}" if at is not None else ""
+        if at is not None:
+            if short:
+                return _("unit {unit} busy ({other} until cycle {at})").format(
+                    unit=unit, other=other, at=at
+                )
+            return _("structural: unit {unit} is busy with {other} until cycle {at}").format(
+                unit=unit, other=other, at=at
+            )
         if short:
-            return f"unit {unit} busy ({other}{until})"
-        return f"structural: unit {unit} is busy with {other}{until}"
-    return f"{stall.cause} on {stall.on}" + (f" ({other})" if who is not None else "")
+            return _("unit {unit} busy ({other})").format(unit=unit, other=other)
+        return _("structural: unit {unit} is busy with {other}").format(unit=unit, other=other)
+    if who is not None:
+        return _("{cause} on {on} ({other})").format(cause=stall.cause, on=stall.on, other=other)
+    return _("{cause} on {on}").format(cause=stall.cause, on=stall.on)
 
 
 def describe_stall(sim, stall) -> str:
     """One sentence, e.g. ``cycle 3: I2 waits in ID: RAW on $t2, written by I1 in cycle 4``."""
     stage = sim.where.get(stall.index, {}).get(stall.cycle)
-    where = f" in {stage}" if stage else " (not in the pipeline yet)"
-    return f"cycle {stall.cycle}: {label(stall.index)} waits{where}: {stall_reason(sim, stall)}"
+    values = {
+        "cycle": stall.cycle,
+        "label": label(stall.index),
+        "stage": stage,
+        "reason": stall_reason(sim, stall),
+    }
+    if stage:
+        return _("cycle {cycle}: {label} waits in {stage}: {reason}").format(**values)
+    return _("cycle {cycle}: {label} waits (not in the pipeline yet): {reason}").format(**values)
 
 
 def _blocked_reason(sim, k: int, c: int) -> str:
@@ -169,40 +212,53 @@ def _blocked_reason(sim, k: int, c: int) -> str:
     if pos > 0:
         ahead = sim.order[pos - 1]
         if sim.issue.get(ahead, 0) >= c:
-            return f"behind {label(ahead)} (instructions issue in order)"
-    return f"the issue width ({sim.machine.issue_width}) is used up this cycle"
+            return _("behind {label} (instructions issue in order)").format(label=label(ahead))
+    return _("the issue width ({width}) is used up this cycle").format(
+        width=sim.machine.issue_width
+    )
 
 
-def describe_cycle(sim, cycle: int) -> list[str]:
+def describe_cycle(sim, cycle: int, *, kinds: bool = False) -> list:
     """What happens in ``cycle``: instructions entering the pipeline, issues, stalls (with
-    causes), waits behind others, writes."""
+    causes), waits behind others, writes. With ``kinds``, ``(kind, sentence)`` pairs, kind one
+    of ``enters``, ``issues``, ``stall``, ``waits``, ``executes``, ``writes`` (a widget colours
+    by it, whatever the language of the sentence)."""
     snap = next((s for s in sim.snapshots if s.cycle == cycle), None)
     if snap is None:
         return []
     m = sim.machine
-    events = []
+    events: list[tuple[str, str]] = []
     for k in sim.order:
         row = sim.where.get(k, {})
         if cycle in row and (cycle - 1) not in row and row[cycle] != m.read_stage:
-            events.append(f"cycle {cycle}: {label(k)} enters {row[cycle]}")
+            text = _("cycle {cycle}: {label} enters {stage}")
+            events.append(("enters", text.format(cycle=cycle, label=label(k), stage=row[cycle])))
     for k in snap.issued:
-        events.append(f"cycle {cycle}: {label(k)} issues: reads its operands in {m.read_stage}")
+        text = _("cycle {cycle}: {label} issues: reads its operands in {stage}")
+        events.append(("issues", text.format(cycle=cycle, label=label(k), stage=m.read_stage)))
     for s in snap.stalls:
-        events.append(describe_stall(sim, s))
+        events.append(("stall", describe_stall(sim, s)))
     for k in snap.blocked:
         stage = sim.where.get(k, {}).get(cycle)
         if stage:  # (not yet in the pipeline at all: nothing to say)
-            events.append(
-                f"cycle {cycle}: {label(k)} waits in {stage} {_blocked_reason(sim, k, cycle)}"
+            text = _("cycle {cycle}: {label} waits in {stage} {reason}").format(
+                cycle=cycle, label=label(k), stage=stage, reason=_blocked_reason(sim, k, cycle)
             )
+            events.append(("waits", text))
     for k in snap.stages.get(m.execute_stage, []):
         if m.execute_stage != m.read_stage:
-            events.append(f"cycle {cycle}: {label(k)} executes in {m.execute_stage}")
+            text = _("cycle {cycle}: {label} executes in {stage}")
+            events.append(
+                ("executes", text.format(cycle=cycle, label=label(k), stage=m.execute_stage))
+            )
     for k in snap.stages.get(m.write_stage, []):
         regs = ", ".join(register_name(sim.program, k, r) for r in sim.program[k].writes())
         if regs:
-            events.append(f"cycle {cycle}: {label(k)} writes {regs} in {m.write_stage}")
-    return events
+            text = _("cycle {cycle}: {label} writes {regs} in {stage}").format(
+                cycle=cycle, label=label(k), regs=regs, stage=m.write_stage
+            )
+            events.append(("writes", text))
+    return events if kinds else [text for _kind, text in events]
 
 
 def stall_summary(sim) -> list[str]:
@@ -221,9 +277,17 @@ def stall_summary(sim) -> list[str]:
         n = last - first.cycle + 1
         span = f"{first.cycle}" if n == 1 else f"{first.cycle}-{last}"
         stage = sim.where.get(k, {}).get(first.cycle, "")
-        where = f" in {stage}" if stage else ""
-        plural = "cycle" if n == 1 else "cycles"
-        lines.append(f"{label(k)}: {n} stall {plural} ({span}){where}: {stall_reason(sim, first)}")
+        values = {
+            "label": label(k),
+            "stalls": stall_cycles(n),
+            "span": span,
+            "stage": stage,
+            "reason": stall_reason(sim, first),
+        }
+        if stage:
+            lines.append(_("{label}: {stalls} ({span}) in {stage}: {reason}").format(**values))
+        else:
+            lines.append(_("{label}: {stalls} ({span}): {reason}").format(**values))
     return lines
 
 
@@ -241,6 +305,7 @@ def stage_rows_text(
     ``held`` marks cells ``(cycle, index)`` (``*`` when the value is a stall, ``+`` when
     ``None``); ``names`` overrides the I1, I2 labels; ``notes`` adds text after a cycle's row.
     Used for simulated tables and for tables typed in by hand (e.g. as a slide shows them).
+    Columns are measured in display columns (a Chinese character takes two).
     """
     held = held or {}
     names = names or {}
@@ -255,22 +320,22 @@ def stage_rows_text(
         return ",".join(parts)
 
     body = [[str(c)] + [cell(c, row.get(s, [])) for s in stages] for c, row in enumerate(rows, 1)]
-    head = ["cycle", *stages]
-    widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
+    head = [_("cycle"), *stages]
+    widths = [max(display_width(r[i]) for r in [head, *body]) for i in range(len(head))]
     widths = [max(w, 4) for w in widths]
 
     def fmt(r: list[str]) -> str:
         return (
-            r[0].rjust(widths[0])
+            rjust(r[0], widths[0])
             + " | "
-            + " | ".join(x.ljust(w) for x, w in zip(r[1:], widths[1:], strict=True))
+            + " | ".join(ljust(x, w) for x, w in zip(r[1:], widths[1:], strict=True))
         ).rstrip()
 
-    lines = [fmt(head), "-" * len(fmt(head).rstrip())]
+    lines = [fmt(head), "-" * display_width(fmt(head).rstrip())]
     for c, r in enumerate(body, 1):
         line = fmt(r)
         if notes and notes.get(c):
-            line = line.ljust(len(lines[0])) + "   " + notes[c]
+            line = ljust(line, display_width(lines[0])) + "   " + notes[c]
         lines.append(line)
     return "\n".join(lines)
 
@@ -292,12 +357,16 @@ def stage_table_text(sim, upto_cycle: int | None = None, *, listing: bool = True
     lines.append(stage_rows_text(rows, sim.machine.stages, held=held))
     stalls = [s for s in sim.stalls if s.cycle <= last]
     if upto_cycle is None or last >= sim.cycles:
-        lines.append(f"{sim.cycles} cycles on {sim.machine.name}, {stall_cycles(len(sim.stalls))}")
+        lines.append(
+            _("{cycles} cycles on {machine}, {stalls}").format(
+                cycles=sim.cycles, machine=sim.machine.name, stalls=stall_cycles(len(sim.stalls))
+            )
+        )
     marks = []
     if any(v is not None for v in held.values()):
-        marks.append("* held by a stall")
+        marks.append(_("* held by a stall"))
     if any(v is None for v in held.values()):
-        marks.append("+ held behind an older instruction (in order) or a full stage")
+        marks.append(_("+ held behind an older instruction (in order) or a full stage"))
     if marks:
         lines.append("   ".join(marks))
     for s in stalls:
@@ -343,17 +412,23 @@ def timeline_text(sim, *, legend: bool = True, stalls: bool = True) -> str:
     """
     n = sim.cycles
     rows = timeline_chars(sim)
-    width = max([len(label(k)) for k in sim.order] + [5])
+    cycle = _("cycle")
+    width = max([len(label(k)) for k in sim.order] + [display_width(cycle)])
     pad = " " * (width + 2)
     tens = "".join(str(c // 10 % 10) if c % 10 == 0 else " " for c in range(1, n + 1))
     ones = "".join(str(c % 10) for c in range(1, n + 1))
     m = sim.machine
     lines = [
-        f"timeline on {m.name} ({' '.join(m.stages)}): {n} cycles, {stall_cycles(len(sim.stalls))}",
+        _("timeline on {machine} ({stages}): {cycles} cycles, {stalls}").format(
+            machine=m.name,
+            stages=" ".join(m.stages),
+            cycles=n,
+            stalls=stall_cycles(len(sim.stalls)),
+        ),
     ]
     if tens.strip():
         lines.append(pad + tens)
-    lines.append("cycle".ljust(width + 2) + ones)
+    lines.append(ljust(cycle, width + 2) + ones)
     for k in sim.order:
         ins = sim.program[k]
         lines.append(f"{label(k).ljust(width)}  {rows[k]}   {ins.text or ins}")
@@ -361,8 +436,27 @@ def timeline_text(sim, *, legend: bool = True, stalls: bool = True) -> str:
         lines.append(timeline_legend(m))
     if stalls:
         summary = stall_summary(sim)
-        lines.extend(["stalls:"] + ["  " + s for s in summary] if summary else ["no stalls"])
+        lines.extend([_("stalls:")] + ["  " + s for s in summary] if summary else [_("no stalls")])
     return "\n".join(lines)
+
+
+# -- tables ----------------------------------------------------------------------------------
+def text_table(
+    headers: Sequence[str], rows: Sequence[Sequence[object]], *, right: Sequence[int] = ()
+) -> str:
+    """A plain aligned table: a header line, then a row per line, columns two spaces apart;
+    the columns numbered in ``right`` are right-aligned (numbers). Widths are display columns,
+    so a row with Chinese cells (``通义千问``) lines up with the others."""
+    cells = [[str(h) for h in headers]] + [[str(c) for c in row] for row in rows]
+    widths = [max(display_width(r[j]) for r in cells) for j in range(len(headers))]
+
+    def fmt(r: list[str]) -> str:
+        return "  ".join(
+            rjust(x, w) if j in right else ljust(x, w)
+            for j, (x, w) in enumerate(zip(r, widths, strict=True))
+        ).rstrip()
+
+    return "\n".join(fmt(r) for r in cells)
 
 
 # -- schedules and dependences -----------------------------------------------------------------
@@ -375,7 +469,7 @@ def schedule_table_text(schedule, *, reasons: bool = True) -> str:
     )
     finish = schedule.finish
     why = schedule.reasons if reasons and len(schedule.reasons) == len(schedule.start) else None
-    head = ["op", "issue", "finish", "operation"] + (["why"] if why else [])
+    head = [_("op"), _("issue"), _("finish"), _("operation")] + ([_("why")] if why else [])
     body = []
     for i in order:
         op = g.ops[i]
@@ -383,19 +477,24 @@ def schedule_table_text(schedule, *, reasons: bool = True) -> str:
         if why:
             row.append(why[i])
         body.append(row)
-    widths = [max(len(r[j]) for r in [head, *body]) for j in range(len(head))]
+    widths = [max(display_width(r[j]) for r in [head, *body]) for j in range(len(head))]
     right = {1, 2}
 
     def fmt(r: list[str]) -> str:
         cells = [
-            x.rjust(w) if j in right else x.ljust(w)
+            rjust(x, w) if j in right else ljust(x, w)
             for j, (x, w) in enumerate(zip(r, widths, strict=True))
         ]
         return "  ".join(cells).rstrip()
 
-    title = schedule.algorithm or "schedule"
-    extra = f", II = {schedule.ii}" if schedule.ii is not None else ""
-    lines = [f"{title}: {schedule.length} cycles{extra}", fmt(head)]
+    title = schedule.algorithm or _("schedule")
+    if schedule.ii is not None:
+        first = _("{title}: {cycles} cycles, II = {ii}").format(
+            title=title, cycles=schedule.length, ii=schedule.ii
+        )
+    else:
+        first = _("{title}: {cycles} cycles").format(title=title, cycles=schedule.length)
+    lines = [first, fmt(head)]
     lines += [fmt(r) for r in body]
     return "\n".join(lines)
 
@@ -405,16 +504,16 @@ def dependences_text(dg, *, reduce: bool = False) -> str:
     its transitive reduction): source, target, kind, what it is on, latency."""
     edges = dg.reduction() if reduce else dg.edges
     prog = dg.program
-    head = ["edge", "kind", "on", "latency"]
+    head = [_("edge"), _("kind"), _("on"), _("latency")]
     body = []
     for e in edges:
         on = register_name(prog, e.dst, e.on) if e.kind in ("RAW", "WAR", "WAW") else e.on
         body.append([f"{label(e.src)} -> {label(e.dst)}", e.kind, on, str(e.latency)])
     if not body:
-        return "no dependences"
-    widths = [max(len(r[j]) for r in [head, *body]) for j in range(len(head))]
+        return _("no dependences")
+    widths = [max(display_width(r[j]) for r in [head, *body]) for j in range(len(head))]
     lines = [
-        "  ".join(x.ljust(w) for x, w in zip(r, widths, strict=True)).rstrip()
+        "  ".join(ljust(x, w) for x, w in zip(r, widths, strict=True)).rstrip()
         for r in [head, *body]
     ]
     return "\n".join(lines)
@@ -422,6 +521,7 @@ def dependences_text(dg, *, reduce: bool = False) -> str:
 
 __all__ = [
     "TIMELINE_CHARS",
+    "text_table",
     "TIMELINE_LEGEND",
     "timeline_legend",
     "dependences_text",

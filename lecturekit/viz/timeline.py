@@ -13,6 +13,8 @@ first start and last finish is the bubble, hatched grey.
 from __future__ import annotations
 
 from ..errors import ScheduleError
+from ..language import _
+from .fonts import figure
 
 #: colour per pass kind
 KIND_COLORS = {"F": "#6fa8dc", "B": "#93c47d", "W": "#f6b26b"}
@@ -68,8 +70,10 @@ def timeline_text(run, *, header: bool = True, legend: bool = True, max_width: i
     cells = grid(run)
     if cells and len(cells[0]) > max_width:
         raise ScheduleError(
-            f"the timeline is {len(cells[0])} time units long; a text view is limited to "
-            f"{max_width} columns (use smaller durations or plot_timeline)"
+            _(
+                "the timeline is {n_cells} time units long; a text view is limited to "
+                "{max_width} columns (use smaller durations or plot_timeline)"
+            ).format(n_cells=len(cells[0]), max_width=max_width)
         )
     w = max((len(c) for row in cells for c in row), default=1)
     name_w = len(f"device {run.p - 1}")
@@ -84,19 +88,24 @@ def timeline_text(run, *, header: bool = True, legend: bool = True, max_width: i
             f"device {d}".ljust(name_w) + "  " + " ".join(c.ljust(w) for c in row).rstrip()
         )
     if legend:
-        kinds = "F forward, B backward" + (
-            " (input gradient), W weight gradient" if run.pg.split else " (incl. weight gradient)"
+        kinds = _("F forward, B backward") + (
+            _(" (input gradient), W weight gradient")
+            if run.pg.split
+            else _(" (incl. weight gradient)")
         )
         if run.v > 1:
-            kinds += "; .c = model chunk c"
+            kinds += _("; .c = model chunk c")
         lines.append(
             f"{run.name}: p={run.p} m={run.m}"
             + (f" v={run.v}" if run.v > 1 else "")
-            + f"; {kinds}; . idle. makespan {run.makespan}, bubble {run.bubble_fraction:.1%}"
+            + _("; {kinds}; . idle. makespan {makespan}, bubble {bubble_fraction:.1%}").format(
+                kinds=kinds, makespan=run.makespan, bubble_fraction=run.bubble_fraction
+            )
         )
     return "\n".join(lines)
 
 
+@figure
 def plot_timeline(
     run,
     ax=None,
@@ -116,7 +125,7 @@ def plot_timeline(
 
     if ax is None:
         width = min(14.0, max(5.0, 0.22 * run.makespan + 1.5))
-        _, ax = plt.subplots(figsize=figsize or (width, 0.42 * run.p + 1.0))
+        _unused, ax = plt.subplots(figsize=figsize or (width, 0.42 * run.p + 1.0))
     t0, t1 = run.first - 1, run.last
     if bubbles:
         for d in range(run.p):
@@ -171,8 +180,8 @@ def plot_timeline(
     ax.set_xlim(t0, t1)
     ax.set_ylim(run.p - 0.5, -0.5)
     ax.set_yticks(range(run.p))
-    ax.set_yticklabels([f"device {d}" for d in range(run.p)], fontsize=8)
-    ax.set_xlabel("time (units)", fontsize=8)
+    ax.set_yticklabels([_("device {d}").format(d=d) for d in range(run.p)], fontsize=8)
+    ax.set_xlabel(_("time (units)"), fontsize=8)
     ax.tick_params(axis="x", labelsize=7)
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
@@ -180,26 +189,35 @@ def plot_timeline(
         title = (
             f"{run.name}  p={run.p} m={run.m}"
             + (f" v={run.v}" if run.v > 1 else "")
-            + f": makespan {run.makespan}, bubble {run.bubble_fraction:.1%}"
+            + _(": makespan {makespan}, bubble {bubble_fraction:.1%}").format(
+                makespan=run.makespan, bubble_fraction=run.bubble_fraction
+            )
         )
     if title:
         ax.set_title(title, fontsize=9, loc="left")
-    handles = [Patch(facecolor=KIND_COLORS["F"], edgecolor="#333", label="F forward")]
-    handles.append(Patch(facecolor=KIND_COLORS["B"], edgecolor="#333", label="B backward"))
+    handles = [Patch(facecolor=KIND_COLORS["F"], edgecolor="#333", label=_("F forward"))]
+    handles.append(Patch(facecolor=KIND_COLORS["B"], edgecolor="#333", label=_("B backward")))
     if run.pg.split:
-        handles.append(Patch(facecolor=KIND_COLORS["W"], edgecolor="#333", label="W weight grad"))
+        handles.append(
+            Patch(facecolor=KIND_COLORS["W"], edgecolor="#333", label=_("W weight grad"))
+        )
     for c in range(1, run.v):
         handles.append(
-            Patch(facecolor=op_color("F", c), edgecolor="#333", label=f"chunk {c} (darker)")
+            Patch(
+                facecolor=op_color("F", c),
+                edgecolor="#333",
+                label=_("chunk {c} (darker)").format(c=c),
+            )
         )
     if bubbles:
-        handles.append(Patch(facecolor=BUBBLE_COLOR, hatch=BUBBLE_HATCH, label="bubble"))
+        handles.append(Patch(facecolor=BUBBLE_COLOR, hatch=BUBBLE_HATCH, label=_("bubble")))
     ax.legend(
         handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False
     )
     return ax
 
 
+@figure
 def plot_timelines(runs, *, width: float = 11.0, titles=None):
     """Several runs stacked, sharing the time axis. Returns the Figure."""
     import matplotlib.pyplot as plt
@@ -223,26 +241,30 @@ def plot_timelines(runs, *, width: float = 11.0, titles=None):
     return fig
 
 
+@figure
 def plot_in_flight(run, ax=None, *, held: bool = False):
     """Micro-batches with activations alive on each device over time (a step plot)."""
     import matplotlib.pyplot as plt
 
     if ax is None:
-        _, ax = plt.subplots(figsize=(6, 2.2))
+        _unused, ax = plt.subplots(figsize=(6, 2.2))
     ts = list(range(run.first, run.last + 1))
     for d in range(run.p):
         ys = [float(x) for x in (run.held(d) if held else run.in_flight(d))]
-        ax.step(ts, ys, where="mid", label=f"device {d}", linewidth=1.2)
-    what = "kept until W" if held else "in flight (F done, B not)"
-    ax.set_ylabel("micro-batches", fontsize=8)
-    ax.set_xlabel("time (units)", fontsize=8)
-    ax.set_title(f"{run.name}: activations {what}", fontsize=9, loc="left")
+        ax.step(ts, ys, where="mid", label=_("device {d}").format(d=d), linewidth=1.2)
+    what = _("kept until W") if held else _("in flight (F done, B not)")
+    ax.set_ylabel(_("micro-batches"), fontsize=8)
+    ax.set_xlabel(_("time (units)"), fontsize=8)
+    ax.set_title(
+        _("{name}: activations {what}").format(name=run.name, what=what), fontsize=9, loc="left"
+    )
     ax.tick_params(labelsize=7)
     ax.legend(fontsize=7, frameon=False, loc="upper right")
     return ax
 
 
-def plot_bubble_sweep(series: dict, ax=None, *, p: int | None = None, ylabel="bubble fraction"):
+@figure
+def plot_bubble_sweep(series: dict, ax=None, *, p: int | None = None, ylabel=None):
     """Lines of (m, value) per schedule, e.g. the bubble fraction as m grows.
 
     ``series`` maps a label to a list of ``(m, value)`` pairs (computed by the caller from
@@ -251,7 +273,7 @@ def plot_bubble_sweep(series: dict, ax=None, *, p: int | None = None, ylabel="bu
     import matplotlib.pyplot as plt
 
     if ax is None:
-        _, ax = plt.subplots(figsize=(5.5, 3))
+        _unused, ax = plt.subplots(figsize=(5.5, 3))
     # curves that coincide (GPipe, 1F1B and (p-1)/(m+p-1) for the bubble) must stay
     # distinguishable: each series its own marker, marker size and line style, drawn from the
     # biggest hollow marker down so the later ones show inside the earlier ones
@@ -259,8 +281,8 @@ def plot_bubble_sweep(series: dict, ax=None, *, p: int | None = None, ylabel="bu
     styles = ["-", "--", ":", "-.", (0, (5, 1)), (0, (1, 3))]
     n = len(series)
     for k, (label, pts) in enumerate(series.items()):
-        xs = [x for x, _ in pts]
-        ys = [y for _, y in pts]
+        xs = [x for x, _unused in pts]
+        ys = [y for _unused, y in pts]
         ax.plot(
             xs,
             ys,
@@ -271,8 +293,8 @@ def plot_bubble_sweep(series: dict, ax=None, *, p: int | None = None, ylabel="bu
             linewidth=1.4,
             label=label,
         )
-    ax.set_xlabel("micro-batches m", fontsize=8)
-    ax.set_ylabel(ylabel, fontsize=8)
+    ax.set_xlabel(_("micro-batches m"), fontsize=8)
+    ax.set_ylabel(ylabel if ylabel is not None else _("bubble fraction"), fontsize=8)
     if p is not None:
         ax.set_title(f"p = {p}", fontsize=9, loc="left")
     ax.tick_params(labelsize=7)
@@ -281,6 +303,7 @@ def plot_bubble_sweep(series: dict, ax=None, *, p: int | None = None, ylabel="bu
     return ax
 
 
+@figure
 def plot_rank_layout(layout, ax=None):
     """The GPUs of a parallel job (a :class:`~lecturekit.llm.planner.RankLayout`) as a grid:
     one column block per data-parallel replica, rows = pipeline stages, columns = tensor
@@ -294,11 +317,20 @@ def plot_rank_layout(layout, ax=None):
     width = cp * tp  # columns per data replica: context-major, tensor fastest
     gap = 0.6
     if ax is None:
-        _, ax = plt.subplots(figsize=(0.75 * (dp * width + gap * (dp - 1)) + 1.2, 0.55 * pp + 0.9))
+        _unused, ax = plt.subplots(
+            figsize=(0.75 * (dp * width + gap * (dp - 1)) + 1.2, 0.55 * pp + 0.9)
+        )
     cmap = plt.get_cmap("tab20")
     for d in range(dp):
         x0 = d * (width + gap)
-        ax.text(x0 + width / 2, -0.75, f"data replica {d}", ha="center", va="center", fontsize=8)
+        ax.text(
+            x0 + width / 2,
+            -0.75,
+            _("data replica {d}").format(d=d),
+            ha="center",
+            va="center",
+            fontsize=8,
+        )
         for s in range(pp):
             for c in range(cp):
                 for t in range(tp):
@@ -321,7 +353,7 @@ def plot_rank_layout(layout, ax=None):
     ax.set_xlim(-0.2, dp * width + gap * (dp - 1))
     ax.set_ylim(pp, -1.2)
     ax.set_yticks([s + 0.43 for s in range(pp)])
-    ax.set_yticklabels([f"stage {s}" for s in range(pp)], fontsize=8)
+    ax.set_yticklabels([_("stage {s}").format(s=s) for s in range(pp)], fontsize=8)
     ticks = [d * (width + gap) + k + 0.46 for d in range(dp) for k in range(width)]
     ax.set_xticks(ticks)
     names = [f"t{t}" if cp == 1 else f"c{c}t{t}" for c in range(cp) for t in range(tp)]
@@ -329,11 +361,20 @@ def plot_rank_layout(layout, ax=None):
     for side in ("top", "right", "left", "bottom"):
         ax.spines[side].set_visible(False)
     ax.tick_params(length=0)
-    shape = f"dp={dp} x pp={pp} x tp={tp}" + (f" x cp={cp}" if cp > 1 else "")
-    experts = f", ep={ep} (e<i>: the expert slice a GPU holds)" if ep > 1 else ""
+    shape = _("dp={dp} x pp={pp} x tp={tp}").format(dp=dp, pp=pp, tp=tp) + (
+        f" x cp={cp}" if cp > 1 else ""
+    )
+    experts = _(", ep={ep} (e<i>: the expert slice a GPU holds)").format(ep=ep) if ep > 1 else ""
     ax.set_title(
-        f"{shape} = {layout.world_size} GPUs{experts}; colour = node "
-        f"({layout.gpus_per_node} GPUs each), number = global rank",
+        _(
+            "{shape} = {world_size} GPUs{experts}; colour = node ({gpus_per_node} "
+            "GPUs each), number = global rank"
+        ).format(
+            shape=shape,
+            world_size=layout.world_size,
+            experts=experts,
+            gpus_per_node=layout.gpus_per_node,
+        ),
         fontsize=9,
         loc="left",
     )

@@ -28,6 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import ScheduleError
+from ..language import _, ngettext, ordinal
+from .fonts import figure
 from .style import GRID_COLOR, NOTE_COLOR, instruction_color, lighten, text_color_on
 
 #: background of the current cycle, and of cycles in which nothing issues
@@ -112,18 +114,18 @@ class PassView:
         ln = self.line(o)
         name = f"I{ln.original + 1}"
         if ln.role == "branch":
-            out = f"{name}, the branch"
+            out = _("{name}, the branch").format(name=name)
         elif ln.role == "update":
-            out = f"{name}, pointer update"
+            out = _("{name}, pointer update").format(name=name)
         elif self.k == 1:
             out = name
         else:
-            out = f"copy {ln.copy} of {name}"
+            out = _("copy {copy} of {name}").format(copy=ln.copy, name=name)
         r = o // self.n
         if r < self.shown:
-            out += ", previous pass"
+            out += _(", previous pass")
         elif r > self.shown:
-            out += ", next pass"
+            out += _(", next pass")
         return out
 
     def issued_in(self, cycle: int) -> list[int]:
@@ -155,7 +157,7 @@ def unrolled_pass(unrolled) -> PassView:
     sched = evaluate(graph, list(range(len(graph.ops))))
     issue = [sched.start[r * n : (r + 1) * n] for r in range(passes)]
     if issue != [list(row) for row in steady.issue]:
-        raise ScheduleError("the evaluation of the unrolled loop does not reproduce its timing")
+        raise ScheduleError(_("the evaluation of the unrolled loop does not reproduce its timing"))
     lengths = [issue[r + 1][0] - issue[r][0] for r in range(passes - 1)]
     shown = next((r for r, d in enumerate(lengths) if d == steady.period), passes // 2 - 1)
     preds: dict[int, list] = {o: [] for o in range(len(graph.ops))}
@@ -210,14 +212,30 @@ def _why_not(view: PassView, o: int, cycle: int) -> list[str]:
             continue  # satisfied, or covered by "in order" below
         who = f"`{view.text(e.src)}` ({view.where(e.src)})"
         if e.kind == "RAW" and s > cycle:
-            reasons.append(f"needs {_operand(e.on)} from {who}, not issued yet")
+            reasons.append(
+                _("needs {operand} from {who}, not issued yet").format(
+                    operand=_operand(e.on), who=who
+                )
+            )
         elif e.kind == "RAW":
-            reasons.append(f"needs {_operand(e.on)} from {who}, ready in cycle {ready}")
+            reasons.append(
+                _("needs {operand} from {who}, ready in cycle {ready}").format(
+                    operand=_operand(e.on), who=who, ready=ready
+                )
+            )
         else:
-            reasons.append(f"{e.kind} on {_operand(e.on)} after {who}: not before cycle {ready}")
+            reasons.append(
+                _("{kind} on {operand} after {who}: not before cycle {ready}").format(
+                    kind=e.kind, operand=_operand(e.on), who=who, ready=ready
+                )
+            )
     head = next((q for q in range(o) if start[q] > cycle), None)
     if head is not None:
-        reasons.append(f"in order, behind `{view.text(head)}` ({view.where(head)})")
+        reasons.append(
+            _("in order, behind `{text}` ({where})").format(
+                text=view.text(head), where=view.where(head)
+            )
+        )
     if reasons:
         return reasons
     graph = view.graph
@@ -232,19 +250,30 @@ def _why_not(view: PassView, o: int, cycle: int) -> list[str]:
             ]
             if len(holders) >= graph.units[res.unit]:
                 who = ", ".join(f"`{view.text(q)}` ({view.where(q)})" for q in holders)
-                reasons.append(f"needs the {res.unit} in cycle {t}, held by {who}")
+                reasons.append(
+                    _("needs the {unit} in cycle {t}, held by {who}").format(
+                        unit=res.unit, t=t, who=who
+                    )
+                )
                 break
     width = graph.issue_width
     if width is not None and sum(1 for q in earlier if start[q] == cycle) >= width:
-        reasons.append("the issue slot of this cycle is taken" if width == 1 else
-                       f"all {width} issue slots of this cycle are taken")  # fmt: skip
-    return reasons or ["(no reason found)"]
+        reasons.append(
+            _("the issue slot of this cycle is taken")
+            if width == 1
+            else _("all {width} issue slots of this cycle are taken").format(width=width)
+        )
+    return reasons or [_("(no reason found)")]
 
 
 def cycle_state(view: PassView, cycle: int) -> CycleState:
     """What happens in ``cycle`` (one of ``view.cycles``)."""
     if not view.first <= cycle <= view.end:
-        raise ScheduleError(f"cycle {cycle} is outside the pass ({view.first}..{view.end})")
+        raise ScheduleError(
+            _("cycle {cycle} is outside the pass ({first}..{end})").format(
+                cycle=cycle, first=view.first, end=view.end
+            )
+        )
     window = view.window
     issued = [o for o in window if view.start[o] == cycle]
     done = [o for o in window if view.start[o] < cycle]
@@ -260,20 +289,30 @@ def describe_pass_cycle(view: PassView, cycle: int) -> list[str]:
     st = cycle_state(view, cycle)
     pos = cycle - view.first + 1
     if cycle == view.end:
-        head = f"cycle {cycle} (the 1st of the next pass)"
+        head = _("cycle {cycle} (the 1st of the next pass)").format(cycle=cycle)
     else:
-        head = f"cycle {cycle} ({_ordinal(pos)} of the pass)"
+        head = _("cycle {cycle} ({ordinal} of the pass)").format(cycle=cycle, ordinal=ordinal(pos))
     if st.issued:
-        what = " and ".join(f"`{view.text(o)}` ({view.where(o)})" for o in st.issued)
-        out = [f"{head}: issues {what}"]
+        what = _(" and ").join(f"`{view.text(o)}` ({view.where(o)})" for o in st.issued)
+        out = [_("{head}: issues {what}").format(head=head, what=what)]
     else:
-        out = [f"{head}: nothing issues"]
+        out = [_("{head}: nothing issues").format(head=head)]
     if cycle == view.end:
         u = view.unrolled
         out.append(
-            f"the next pass begins: one pass takes {cycle} - {view.first} = {view.length} cycles "
-            f"for {u.k} original iteration{'s' if u.k > 1 else ''}: "
-            f"{_num(view.length / u.k)} cycles per iteration"
+            ngettext(
+                "the next pass begins: one pass takes {cycle} - {first} = {length} "
+                "cycles for {k} original iteration: {per} cycles per iteration",
+                "the next pass begins: one pass takes {cycle} - {first} = {length} "
+                "cycles for {k} original iterations: {per} cycles per iteration",
+                u.k,
+            ).format(
+                cycle=cycle,
+                first=view.first,
+                length=view.length,
+                k=u.k,
+                per=_num(view.length / u.k),
+            )
         )
     elif st.head is not None:
         out.append(_head_sentence(view, st))
@@ -284,13 +323,10 @@ def _head_sentence(view: PassView, st: CycleState) -> str:
     reasons = dict(st.waiting)[st.head]
     who = f"`{view.text(st.head)}` ({view.where(st.head)})"
     if not reasons:
-        return f"next: {who}, in cycle {st.asked}"
-    return f"waiting: {who}: {'; '.join(reasons)}; it issues in cycle {view.start[st.head]}"
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+        return _("next: {who}, in cycle {asked}").format(who=who, asked=st.asked)
+    return _("waiting: {who}: {reasons}; it issues in cycle {start}").format(
+        who=who, reasons="; ".join(reasons), start=view.start[st.head]
+    )
 
 
 def _num(x: float) -> str:
@@ -300,7 +336,7 @@ def _num(x: float) -> str:
 def pass_table_text(view: PassView) -> str:
     """Every cycle of the pass shown: what issues (copy and original instruction), and what the
     next instruction in order waits for."""
-    rows = [("cycle", "issues", "next in order waits for")]
+    rows = [("cycle", "issues", _("next in order waits for"))]
     for c in view.cycles:
         st = cycle_state(view, c)
         issued = "; ".join(f"{view.text(o)}  ({view.where(o)})" for o in st.issued) or "-"
@@ -313,8 +349,12 @@ def pass_table_text(view: PassView) -> str:
     lines = [f"{a.rjust(w0)}  {b.ljust(w1)}  {c}".rstrip() for a, b, c in rows]
     u = view.unrolled
     lines.append(
-        f"{view.length} cycles per pass (cycle {view.first} to {view.end}) / k = {u.k}: "
-        f"{_num(view.length / u.k)} cycles per original iteration"
+        _(
+            "{length} cycles per pass (cycle {first} to {end}) / k = {k}: {num} "
+            "cycles per original iteration"
+        ).format(
+            length=view.length, first=view.first, end=view.end, k=u.k, num=_num(view.length / u.k)
+        )
     )
     return "\n".join(lines)
 
@@ -322,8 +362,8 @@ def pass_table_text(view: PassView) -> str:
 # -- drawing -----------------------------------------------------------------------------------
 def _rows(view: PassView) -> list[str]:
     k = view.k
-    names = ["iteration"] if k == 1 else [f"copy {j}" for j in range(k)]
-    names.append("once per pass")
+    names = [_("iteration")] if k == 1 else [_("copy {j}").format(j=j) for j in range(k)]
+    names.append(_("once per pass"))
     others = {(o // view.n > view.shown) for o in view.window if o // view.n != view.shown}
     if others:
         names.append({frozenset({True}): "next pass", frozenset({False}): "previous pass"}.get(
@@ -338,6 +378,7 @@ def _row_of(view: PassView, o: int, rows: list[str]) -> int:
     return ln.copy if ln.role == "copy" else view.k
 
 
+@figure
 def draw_unrolled_pass(view: PassView, upto_cycle: int | None = None, ax=None, *, title=None):
     """Copies × cycles of the pass (see the module docstring). With ``upto_cycle`` the
     instructions issuing later are drawn pale and that cycle is marked; without it the whole
@@ -383,8 +424,10 @@ def draw_unrolled_pass(view: PassView, upto_cycle: int | None = None, ax=None, *
                 arrowprops={"arrowstyle": "<->", "color": NOTE_COLOR, "lw": 1})  # fmt: skip
     u = view.unrolled
     ax.text((lo + hi + 1) / 2, top + 0.08,
-            f"one pass: {view.length} cycles = {u.k} × {_num(view.length / u.k)} cycles per "
-            "iteration", ha="center", va="bottom", fontsize=8, color=NOTE_COLOR)  # fmt: skip
+            _("one pass: {length} cycles = {k} × {per} cycles per iteration").format(
+                length=view.length, k=u.k, per=_num(view.length / u.k)
+            ),
+            ha="center", va="bottom", fontsize=8, color=NOTE_COLOR)  # fmt: skip
     ax.set_xlim(lo - 0.2, hi + 1.2)
     ax.set_ylim(-0.2, len(rows) + 0.75)
     ax.set_yticks([y_of[r] + 0.5 for r in range(len(rows))])
@@ -397,11 +440,18 @@ def draw_unrolled_pass(view: PassView, upto_cycle: int | None = None, ax=None, *
     for s in ("top", "right"):
         ax.spines[s].set_visible(False)
     legend = "   ".join(f"I{p + 1} {ins.opcode}" for p, ins in enumerate(u.original.body))
-    ax.set_xlabel(f"cycle (issue)\n{legend}    (red: a cycle in which nothing issues)", fontsize=7)
+    ax.set_xlabel(
+        _("cycle (issue)\n{legend}    (red: a cycle in which nothing issues)").format(
+            legend=legend
+        ),
+        fontsize=7,
+    )
     if title is None:
-        title = f"Unrolled ×{u.k} on {u.original.machine.name}: one pass, copies interleaved"
+        title = _("Unrolled ×{k} on {name}: one pass, copies interleaved").format(
+            k=u.k, name=u.original.machine.name
+        )
         if upto_cycle is not None:
-            title += f" (cycle {upto_cycle})"
+            title += _(" (cycle {cycle})").format(cycle=upto_cycle)
     ax.set_title(title, fontsize=9, loc="left", pad=14)
     ax.figure.tight_layout()
     return ax.figure

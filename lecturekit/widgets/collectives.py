@@ -20,6 +20,7 @@ import html
 import numpy as np
 
 from ..errors import ConfigError
+from ..language import _
 from ..llm.collectives import CollectiveTrace, all_reduce_trace, cell_label, chunk_name
 
 _ADD = "#fdd0a2"  # received and added this step
@@ -37,7 +38,9 @@ class CollectiveStepper:
     def __init__(self, trace: CollectiveTrace):
         if not isinstance(trace, CollectiveTrace):
             raise ConfigError(
-                f"CollectiveStepper: expected a CollectiveTrace, got {type(trace).__name__}"
+                _("CollectiveStepper: expected a CollectiveTrace, got {name}").format(
+                    name=type(trace).__name__
+                )
             )
         self.trace = trace
         self.stepper = None  # Stepper draws state 0 while being built; we draw it just after
@@ -46,8 +49,10 @@ class CollectiveStepper:
         self.stepper = Stepper(
             len(trace.steps) + 1,
             self._render,
-            title=f"{trace.algorithm} all-reduce on p={trace.p} ranks",
-            step_name="state",
+            title=_("{algorithm} all-reduce on p={p} ranks").format(
+                algorithm=trace.algorithm, p=trace.p
+            ),
+            step_name=_("state"),
         )
         self.widget = self.stepper.widget
         self.stepper.redraw()
@@ -73,7 +78,9 @@ class CollectiveStepper:
         """One line: which step, which phase, who sends which chunk to whom."""
         t = self.trace
         if k == 0:
-            return f"step 0 of {len(t.steps)}: every rank holds only its own data"
+            return _("step 0 of {n_steps}: every rank holds only its own data").format(
+                n_steps=len(t.steps)
+            )
         step = t.steps[k - 1]
         moves = "; ".join(
             f"rank {m.src} → rank {m.dst}: "
@@ -81,7 +88,9 @@ class CollectiveStepper:
             + f" ({m.nbytes} B, {m.combine})"
             for m in step.transfers
         )
-        return f"step {k} of {len(t.steps)} ({html.escape(step.phase)}): {html.escape(moves)}"
+        return _("step {k} of {n_steps} ({escape}): {escape2}").format(
+            k=k, n_steps=len(t.steps), escape=html.escape(step.phase), escape2=html.escape(moves)
+        )
 
     def table_text(self, k: int) -> str:
         """The buffers after step ``k`` as text, one line per rank."""
@@ -94,7 +103,7 @@ class CollectiveStepper:
                 lo, hi = t.bounds[c]
                 vals = " ".join(f"{v:g}" for v in np.asarray(buffers[r][lo:hi]))
                 cells.append(f"{cell_label(c, contrib[r][c], t.p)}=[{vals}]")
-            lines.append(f"rank {r}: " + "  ".join(cells))
+            lines.append(_("rank {r}: ").format(r=r) + "  ".join(cells))
         return "\n".join(lines)
 
     def _table_html(self, k: int) -> str:
@@ -106,7 +115,8 @@ class CollectiveStepper:
             for m in t.steps[k - 1].transfers:
                 for c in m.chunks:
                     received[(m.dst, c)] = m.combine
-        cell = "border:1px solid #999;padding:2px 6px;text-align:center;font-family:monospace"
+        cell = "border:1px solid #999;padding:2px 6px;text-align:center"  # i18n: not shown (CSS)
+        cell += ";font-family:monospace"
         header = "".join(f'<th style="{cell}">chunk {chunk_name(c)}</th>' for c in range(t.p))
         rows = [f"<tr><th></th>{header}</tr>"]
         for r in range(t.p):
@@ -126,19 +136,21 @@ class CollectiveStepper:
                     bg = "white"
                 label = html.escape(cell_label(c, contrib[r][c], t.p))
                 tds.append(
-                    f'<td style="{cell};background:{bg}">{label}<br>'
-                    f'<span style="color:#555">{html.escape(shown)}</span></td>'
+                    f'<td style="{cell};background:{bg}">{label}<br><span '
+                    f'style="color:#555">{html.escape(shown)}</span></td>'
                 )
             sent = sum(m.nbytes for s in t.steps[:k] for m in s.transfers if m.src == r)
             rows.append(
-                f'<tr><th style="{cell}">rank {r}</th>{"".join(tds)}'
-                f'<td style="padding:2px 6px;color:#555">sent so far: {sent} B</td></tr>'
+                _(
+                    '<tr><th style="{cell}">rank {r}</th>{join}<td style="padding:2px '
+                    '6px;color:#555">sent so far: {sent} B</td></tr>'
+                ).format(cell=cell, r=r, join="".join(tds), sent=sent)
             )
-        legend = (
-            f'<small><span style="background:{_ADD}">&nbsp;added into&nbsp;</span> '
-            f'<span style="background:{_COPY}">&nbsp;copied&nbsp;</span> '
-            f'<span style="background:{_FULL}">&nbsp;complete sum&nbsp;</span></small>'
-        )
+        legend = _(
+            '<small><span style="background:{add}">&nbsp;added into&nbsp;</span> '
+            '<span style="background:{copy}">&nbsp;copied&nbsp;</span> <span '
+            'style="background:{full}">&nbsp;complete sum&nbsp;</span></small>'
+        ).format(add=_ADD, copy=_COPY, full=_FULL)
         return f'<table style="border-collapse:collapse">{"".join(rows)}</table>{legend}'
 
 
@@ -150,18 +162,22 @@ def all_reduce_stepper(
     ``buffers`` is None."""
     if buffers is None:
         if isinstance(p, bool) or not isinstance(p, int) or not 1 <= p <= 16:
-            raise ConfigError(f"all_reduce_stepper: p must be an integer 1..16, got {p!r}")
+            raise ConfigError(
+                _("all_reduce_stepper: p must be an integer 1..16, got {p!r}").format(p=p)
+            )
         if (
             isinstance(chunk_elements, bool)
             or not isinstance(chunk_elements, int)
             or chunk_elements < 1
         ):
             raise ConfigError(
-                f"all_reduce_stepper: chunk_elements must be an integer >= 1, "
-                f"got {chunk_elements!r}"
+                _(
+                    "all_reduce_stepper: chunk_elements must be an integer >= 1, got "
+                    "{chunk_elements!r}"
+                ).format(chunk_elements=chunk_elements)
             )
         rng = np.random.default_rng(seed)
-        buffers = [rng.integers(0, 10, size=p * chunk_elements) for _ in range(p)]
+        buffers = [rng.integers(0, 10, size=p * chunk_elements) for _unused in range(p)]
     return CollectiveStepper(all_reduce_trace(buffers, algorithm))
 
 

@@ -32,6 +32,8 @@ import html
 import io
 from collections.abc import Callable
 
+from ..language import _
+
 #: Default dots per inch of figures shown inside widgets (CONTRIBUTING: at most 100).
 WIDGET_DPI = 80
 
@@ -50,9 +52,10 @@ def error_html(exc: BaseException | str) -> str:
     else:
         text = str(exc) or type(exc).__name__
         if not isinstance(exc, LectureKitError):
-            text = f"unexpected error ({type(exc).__name__}): {text}"
-        head, _, rest = text.partition("\n")
-    out = f'<span style="color:#c00000"><b>Error:</b> {html.escape(head)}</span>'
+            text = _("unexpected error ({name}): {text}").format(name=type(exc).__name__, text=text)
+        head, _unused, rest = text.partition("\n")
+    error = _("Error:")
+    out = f'<span style="color:#c00000"><b>{error}</b> {html.escape(head)}</span>'
     if rest:
         out += (
             f'<pre style="color:#c00000;margin:2px 0 0 0;line-height:1.2">{html.escape(rest)}</pre>'
@@ -60,7 +63,7 @@ def error_html(exc: BaseException | str) -> str:
     return out
 
 
-def as_program(value, what: str = "the block"):
+def as_program(value, what: str | None = None):
     """``value`` as a parsed Program: text is parsed; anything but text or a Program (None, a
     number, bytes) is a LectureKitError naming what was given, for the widget to show."""
     from ..asm import Program, parse
@@ -71,18 +74,21 @@ def as_program(value, what: str = "the block"):
     if isinstance(value, str):
         return parse(value)
     raise LectureKitError(
-        f"{what}: expected program text (a string) or a parsed Program, got {type(value).__name__}"
+        _("{what}: expected program text (a string) or a parsed Program, got {name}").format(
+            what=what or _("the block"), name=type(value).__name__
+        )
     )
 
 
-def as_text(value, what: str = "the block") -> tuple[str, str | None]:
+def as_text(value, what: str | None = None) -> tuple[str, str | None]:
     """(text for a text box, error message or None): a widget's text box cannot hold None, a
     number or bytes, so it starts empty and the error says what was given instead."""
     if isinstance(value, str):
         return value, None
     return "", (
-        f"{what}: expected program text (a string), got {type(value).__name__}; type the code "
-        "into the box"
+        _(
+            "{what}: expected program text (a string), got {name}; type the code into the box"
+        ).format(what=what or _("the block"), name=type(value).__name__)
     )
 
 
@@ -96,17 +102,27 @@ def choice_problem(name: str, value, options) -> str | None:
     if ok:
         return None
     shown = ", ".join(map(str, options))
-    return f"{name}: this control offers {shown}; got {value!r}"
+    return _("{name}: this control offers {shown}; got {value!r}").format(
+        name=name, shown=shown, value=value
+    )
 
 
 def range_problem(name: str, value, lo: int, hi: int) -> str | None:
     """None if ``value`` is an int in ``[lo, hi]`` (a slider's range), else a message."""
     if isinstance(value, bool) or not isinstance(value, int):
-        return f"{name}: expected a whole number from {lo} to {hi}, got {value!r}"
+        return _("{name}: expected a whole number from {lo} to {hi}, got {value!r}").format(
+            name=name, lo=lo, hi=hi, value=value
+        )
     if not lo <= value <= hi:
         digits = int(abs(value).bit_length() * 0.30103) + 1  # no str() of a huge int
-        shown = f"{value:,}" if abs(value) < 10**30 else f"a number of about {digits} digits"
-        return f"{name}: this control goes from {lo} to {hi}; got {shown}"
+        shown = (
+            f"{value:,}"
+            if abs(value) < 10**30
+            else _("a number of about {digits} digits").format(digits=digits)
+        )
+        return _("{name}: this control goes from {lo} to {hi}; got {shown}").format(
+            name=name, lo=lo, hi=hi, shown=shown
+        )
     return None
 
 
@@ -191,7 +207,7 @@ def _with_plain_text(bundle, text: str):
 
 def plain_text_note(what: str) -> str:
     """``[interactive widget: ...; run the notebook to use it]``."""
-    return f"[interactive widget: {what}; run the notebook to use it]"
+    return _("[interactive widget: {what}; run the notebook to use it]").format(what=what)
 
 
 def control_panel(controls: dict, below: list, on_change: Callable[[], None], *, column: int = 4):
@@ -229,16 +245,17 @@ class Stepper:
         title: str = "",
         *,
         interval: int = 900,
-        step_name: str = "step",
+        step_name: str | None = None,
     ):
         import ipywidgets as w
 
         self.render = render
+        step_name = step_name or _("step")
         self.step_name = step_name
         self.n_steps = max(1, int(n_steps))
         self.title_html = w.HTML(f"<b>{html.escape(title)}</b>" if title else "")
         self.play = w.Play(
-            value=0, min=0, max=self.n_steps - 1, step=1, interval=interval, description="play"
+            value=0, min=0, max=self.n_steps - 1, step=1, interval=interval, description=_("play")
         )
         self.slider = w.IntSlider(
             value=0,
@@ -251,10 +268,14 @@ class Stepper:
         )
         self.position = w.Label(self._position_text(0))
         self.back_button = w.Button(
-            description="◀ back", tooltip="previous " + step_name, layout=w.Layout(width="80px")
+            description=_("◀ back"),
+            tooltip=_("previous {step}").format(step=step_name),
+            layout=w.Layout(width="80px"),
         )
         self.step_button = w.Button(
-            description="step ▶", tooltip="next " + step_name, layout=w.Layout(width="80px")
+            description=_("step ▶"),
+            tooltip=_("next {step}").format(step=step_name),
+            layout=w.Layout(width="80px"),
         )
         self.caption = w.HTML("")
         self.error = w.HTML("")
@@ -314,7 +335,8 @@ class Stepper:
 
     def _plain_text(self) -> str:
         title = self.title_html.value.replace("<b>", "").replace("</b>", "")
-        return plain_text_note(f"{html.unescape(title) or 'stepper'}, {self.n_steps} steps")
+        what = html.unescape(title) or _("stepper")
+        return plain_text_note(_("{what}, {n} steps").format(what=what, n=self.n_steps))
 
     def _position_text(self, i: int) -> str:
         return f"{self.step_name} {i + 1} / {self.n_steps}"
@@ -361,8 +383,10 @@ class Stepper:
         if hasattr(result, "savefig"):
             return [result]
         raise TypeError(
-            f"render() returned a {type(result).__name__}; return None, a caption string, "
-            "a matplotlib Figure, or a tuple of those"
+            _(
+                "render() returned a {name}; return None, a caption string, a "
+                "matplotlib Figure, or a tuple of those"
+            ).format(name=type(result).__name__)
         )
 
     def _repr_mimebundle_(self, **kwargs):

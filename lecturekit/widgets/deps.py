@@ -16,6 +16,7 @@ from __future__ import annotations
 import html
 
 from ..errors import LectureKitError
+from ..language import _
 from .common import _with_plain_text, plain_text_note
 
 #: Blocks longer than this are refused with a message (the drawing would not be readable).
@@ -48,20 +49,29 @@ def step_caption(dg, k: int, previous_length: int) -> str:
         for e in edges:
             on = register_name(dg.program, e.dst, e.on) if e.kind in ("RAW", "WAR", "WAW") else e.on
             lines.append(
-                f"{label(e.src)} → {label(e.dst)}: {e.kind} on <code>{html.escape(on)}</code>, "
-                f"latency {e.latency}"
+                _("{label} → {label2}: {kind} on <code>{escape}</code>, latency {latency}").format(
+                    label=label(e.src),
+                    label2=label(e.dst),
+                    kind=e.kind,
+                    escape=html.escape(on),
+                    latency=e.latency,
+                )
             )
         what = "<br>".join(lines)
     else:
-        what = "no dependence on an earlier instruction: nothing before it makes it wait"
+        what = _("no dependence on an earlier instruction: nothing before it makes it wait")
     path, length = dg.critical_path()
     chain = " → ".join(label(v) for v in path)
     grew = (
-        f"grew from {previous_length} to {length} cycles"
+        _("grew from {previous_length} to {length} cycles").format(
+            previous_length=previous_length, length=length
+        )
         if length > previous_length
-        else f"stays {length} cycles"
+        else _("stays {length} cycles").format(length=length)
     )
-    return f"{head}<br>{what}<br>critical path {chain}: {grew}"
+    return _("{head}<br>{what}<br>critical path {chain}: {grew}").format(
+        head=head, what=what, chain=chain, grew=grew
+    )
 
 
 class DependenceStepper:
@@ -83,11 +93,13 @@ class DependenceStepper:
         try:
             program = as_program(program)
             if len(program) == 0:
-                raise LectureKitError("the block is empty: give at least one instruction")
+                raise LectureKitError(_("the block is empty: give at least one instruction"))
             if len(program) > MAX_INSTRUCTIONS:
                 raise LectureKitError(
-                    f"the block has {len(program)} instructions; this stepper draws at most "
-                    f"{MAX_INSTRUCTIONS}"
+                    _(
+                        "the block has {n_program} instructions; this stepper draws at most "
+                        "{max_instructions}"
+                    ).format(n_program=len(program), max_instructions=MAX_INSTRUCTIONS)
                 )
             self.graphs = prefix_graphs(program, get_machine(machine))
         except LectureKitError as exc:
@@ -95,8 +107,8 @@ class DependenceStepper:
         self.stepper = Stepper(
             max(1, len(self.graphs)),
             self._render,
-            title or "Building the dependence graph, one instruction at a time",
-            step_name="instruction",
+            title or _("Building the dependence graph, one instruction at a time"),
+            step_name=_("instruction"),
         )
         self.widget = w.VBox([self.error, self.stepper.widget])
 
@@ -104,7 +116,7 @@ class DependenceStepper:
         from ..viz.graph import draw_dependence_graph
 
         if not self.graphs:
-            return "(nothing to show: see the error above)"
+            return _("(nothing to show: see the error above)")
         dg = self.graphs[k]
         previous = self.graphs[k - 1].critical_path()[1] if k else 0
         kinds: dict[int, list[str]] = {}
@@ -113,7 +125,11 @@ class DependenceStepper:
         annotate = {src: "→ " + ", ".join(ks) for src, ks in kinds.items()}
         annotate[k] = "new"
         fig = draw_dependence_graph(
-            dg, reduce=False, annotate=annotate, legend=False, title=f"first {k + 1} instructions"
+            dg,
+            reduce=False,
+            annotate=annotate,
+            legend=False,
+            title=_("first {value} instructions").format(value=k + 1),
         )
         fig.set_size_inches(5.5, 3.6)
         return fig, step_caption(dg, k, previous)
@@ -124,7 +140,9 @@ class DependenceStepper:
         return self.stepper.caption
 
     def _repr_mimebundle_(self, **kwargs):
-        text = plain_text_note(f"dependence stepper, {len(self.graphs)} instructions")
+        text = plain_text_note(
+            _("dependence stepper, {n_graphs} instructions").format(n_graphs=len(self.graphs))
+        )
         return _with_plain_text(self.widget._repr_mimebundle_(**kwargs), text)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 
 from ..errors import LectureKitError
+from ..language import _
 from .common import _with_plain_text, plain_text_note
 
 DEFAULT_TEXT = """\
@@ -57,7 +58,11 @@ class BlockExplorer:
         if isinstance(machine, str) and machine in PRESETS:
             key = machine
         else:
-            key = f"{start.name} (custom)" if start.name in PRESETS else start.name
+            key = (
+                _("{name} (custom)").format(name=start.name)
+                if start.name in PRESETS
+                else start.name
+            )
             self._machines[key] = start
             options.append(key)
         text, problem = as_text(text)
@@ -67,17 +72,19 @@ class BlockExplorer:
             value=text,
             rows=max(6, min(14, text.count("\n") + 2)),
             continuous_update=False,
-            placeholder="one instruction per line: add $t2, $t0, $t1  or  t0 = t1 + t2",
+            placeholder=_("one instruction per line: add $t2, $t0, $t1  or  t0 = t1 + t2"),
             layout=w.Layout(width="340px"),
         )
         self.textarea.add_class("lecturekit-code")  # monospace, through the style below
         self.machine_dropdown = w.Dropdown(
-            options=options, value=key, description="machine", layout=w.Layout(width="220px")
+            options=options, value=key, description=_("machine"), layout=w.Layout(width="220px")
         )
-        self.forwarding = w.Checkbox(value=start.forwarding, description="forwarding", indent=False)
-        self.reduce = w.Checkbox(value=True, description="transitive reduction", indent=False)
+        self.forwarding = w.Checkbox(
+            value=start.forwarding, description=_("forwarding"), indent=False
+        )
+        self.reduce = w.Checkbox(value=True, description=_("transitive reduction"), indent=False)
         self.update_button = w.Button(
-            description="Update", button_style="primary", layout=w.Layout(width="100px")
+            description=_("Update"), button_style="primary", layout=w.Layout(width="100px")
         )
         self.summary = w.HTML("")
         self.graph_output = w.Output()
@@ -95,9 +102,10 @@ class BlockExplorer:
             [self.machine_dropdown, self.forwarding, self.reduce, self.update_button],
             layout=w.Layout(padding="0 0 0 12px"),
         )
-        css = w.HTML(
-            "<style>.lecturekit-code textarea {font-family: monospace; font-size: 13px}</style>"
+        style = (
+            ".lecturekit-code textarea {font-family: monospace; font-size: 13px}"  # i18n: not shown
         )
+        css = w.HTML(f"<style>{style}</style>")
         self.widget = w.VBox(
             [
                 css,
@@ -155,11 +163,13 @@ class BlockExplorer:
             machine = self.machine
             program = parse(self.textarea.value)
             if len(program) == 0:
-                raise LectureKitError("the block is empty: type at least one instruction")
+                raise LectureKitError(_("the block is empty: type at least one instruction"))
             if len(program) > MAX_INSTRUCTIONS:
                 raise LectureKitError(
-                    f"the explorer draws blocks of up to {MAX_INSTRUCTIONS} instructions; "
-                    f"this one has {len(program)}"
+                    _(
+                        "the explorer draws blocks of up to {max_instructions} instructions; "
+                        "this one has {n_program}"
+                    ).format(max_instructions=MAX_INSTRUCTIONS, n_program=len(program))
                 )
             dg = analyze(program, machine)
             sim = simulate(program, machine)
@@ -169,20 +179,31 @@ class BlockExplorer:
         self.dg, self.sim = dg, sim
         path, bound = dg.critical_path()
         counts = ", ".join(f"{c} {n}" for c, n in sorted(sim.stall_counts().items()))
-        fw = "forwarding on" if machine.forwarding else "no forwarding"
-        self.summary.value = (
-            f"<b>{sim.cycles} cycles</b> in program order on <code>{html.escape(machine.name)}"
-            f"</code> ({fw}): {len(program)} instructions, {len(dg.edges)} dependences, "
-            f"{stall_cycles(len(sim.stalls))}{f' ({counts})' if counts else ''}; critical path "
-            f"{' → '.join(f'I{k + 1}' for k in path)} = {bound} cycles "
-            "(a lower bound for any order)"
+        fw = _("forwarding on") if machine.forwarding else _("no forwarding")
+        self.summary.value = _(
+            "<b>{cycles} cycles</b> in program order on <code>{escape}</code> "
+            "({fw}): {n_program} instructions, {n_edges} dependences, "
+            "{stall_cycles}{value}; critical path {join} = {bound} cycles (a lower "
+            "bound for any order)"
+        ).format(
+            cycles=sim.cycles,
+            escape=html.escape(machine.name),
+            fw=fw,
+            n_program=len(program),
+            n_edges=len(dg.edges),
+            stall_cycles=stall_cycles(len(sim.stalls)),
+            value=f" ({counts})" if counts else "",
+            join=" → ".join(f"I{k + 1}" for k in path),
+            bound=bound,
         )
         show_figure(self.graph_output, draw_dependence_graph(dg, reduce=self.reduce.value))
         show_figure(self.table_output, draw_stage_table(sim))
         show_text(self.timeline_output, timeline_text(sim))
 
     def _plain_text(self) -> str:
-        return plain_text_note(f"block explorer on {self.machine_dropdown.value}")
+        return plain_text_note(
+            _("block explorer on {value}").format(value=self.machine_dropdown.value)
+        )
 
     def _repr_mimebundle_(self, **kwargs):
         return _with_plain_text(self.widget._repr_mimebundle_(**kwargs), self._plain_text())

@@ -27,6 +27,7 @@ from __future__ import annotations
 import html
 
 from ..errors import LectureKitError
+from ..language import N_, _
 
 #: Blocks longer than this are refused with a message (the drawings would not be readable).
 MAX_INSTRUCTIONS = 24
@@ -34,13 +35,13 @@ MAX_INSTRUCTIONS = 24
 MAX_LOOKAHEAD = 6
 
 _SHORT = {
-    "height": "height",
-    "successors": "succ",
-    "descendants": "desc",
-    "noninterfering": "succ latency",
+    "height": N_("height"),
+    "successors": N_("succ"),
+    "descendants": N_("desc"),
+    "noninterfering": N_("succ latency"),
     "original": "",
-    "height_descendants": "height, desc",
-    "bottleneck": "rheight",
+    "height_descendants": N_("height, desc"),
+    "bottleneck": N_("rheight"),
 }
 
 
@@ -57,7 +58,9 @@ def priority_note(priority: str, value) -> str:
         return ""
     if priority == "bottleneck" and isinstance(value, tuple):
         value = value[0]
-    return f"{_SHORT.get(priority, 'prio')} {_value(value)}"
+    short = _SHORT.get(priority)
+    name = _(short) if short else _("prio")
+    return f"{name} {_value(value)}"
 
 
 def ready_table_html(graph, step, texts=None) -> str:
@@ -70,23 +73,27 @@ def ready_table_html(graph, step, texts=None) -> str:
         value = html.escape(_value(v))
         outcome = step.reasons.get(i, "")
         style = "background:#d9f2d0" if i in chosen else ""
-        mark = "issued: " if i in chosen else "not issued: "
+        mark = _("issued: ") if i in chosen else _("not issued: ")
         rows.append(
             f'<tr style="{style}"><td><b>{html.escape(graph.label(i))}</b></td>'
             f"<td><code>{html.escape(texts[i])}</code></td><td>{value}</td>"
             f"<td>{html.escape(mark + outcome)}</td></tr>"
         )
     for i, at in step.waiting:
+        waiting = _("waiting: operands ready in cycle {at}").format(at=at)
         rows.append(
             f'<tr style="color:#777777"><td>{html.escape(graph.label(i))}</td>'
             f"<td><code>{html.escape(texts[i])}</code></td><td></td>"
-            f"<td>waiting: operands ready in cycle {at}</td></tr>"
+            f"<td>{waiting}</td></tr>"
         )
     if not rows:
-        rows.append('<tr><td colspan="4"><i>nothing ready or on its way</i></td></tr>')
-    head = "<tr><th>instr</th><th>text</th><th>priority</th><th>this cycle</th></tr>"
+        nothing = _("nothing ready or on its way")
+        rows.append(f'<tr><td colspan="4"><i>{nothing}</i></td></tr>')
+    heads = (_("instr"), _("text"), _("priority"), _("this cycle"))
+    head = "<tr>" + "".join(f"<th>{h}</th>" for h in heads) + "</tr>"
+    title = _("Ready list, cycle {cycle}").format(cycle=step.cycle)
     return (
-        f"<b>Ready list, cycle {step.cycle}</b>"
+        f"<b>{title}</b>"
         '<table style="border-collapse:collapse;font-size:90%" border="1" cellpadding="3">'
         f"{head}{''.join(rows)}</table>"
     )
@@ -114,19 +121,31 @@ def comparison_rows(
     def names(order):
         return " ".join(g.label(i) for i in order)
 
-    rows = [("program order (no scheduling)", evaluate(g, list(range(n))).length, names(range(n)))]
+    rows = [
+        (_("program order (no scheduling)"), evaluate(g, list(range(n))).length, names(range(n)))
+    ]
     for name in [*PRIORITIES, *MORE_PRIORITIES]:
         s = list_schedule(g, name)
-        rows.append((f"list: {name}", s.length, names(s.order)))
+        rows.append((_("list: {name}").format(name=name), s.length, names(s.order)))
     if lookahead:
         s = list_schedule(g, current, lookahead=lookahead)
-        rows.append((f"list: {current}+lookahead{lookahead}", s.length, names(s.order)))
+        rows.append(
+            (
+                _("list: {current}+lookahead{lookahead}").format(
+                    current=current, lookahead=lookahead
+                ),
+                s.length,
+                names(s.order),
+            )
+        )
     s = improved_schedule(g)
-    rows.append((f"improved (won by {s.info['from']})", s.length, names(s.order)))
+    rows.append(
+        (_("improved (won by {info})").format(info=s.info["from"]), s.length, names(s.order))
+    )
     best = optimal_schedule(g, time_limit=time_limit)
-    tag = "optimal" if best.info["proven_optimal"] else "best found (time limit)"
+    tag = _("optimal") if best.info["proven_optimal"] else _("best found (time limit)")
     rows.append((tag, best.length, names(best.order)))
-    rows.append(("lower bound", lower_bound(g), ""))
+    rows.append((_("lower bound"), lower_bound(g), ""))
     return rows
 
 
@@ -136,7 +155,11 @@ def comparison_html(
     """:func:`comparison_rows` as an HTML table; the row of ``current`` priority (with
     ``lookahead``, when > 0) is bold."""
     rows = []
-    mine = f"list: {current}" + (f"+lookahead{lookahead}" if lookahead else "")
+    mine = (
+        _("list: {current}+lookahead{lookahead}").format(current=current, lookahead=lookahead)
+        if lookahead
+        else _("list: {name}").format(name=current)
+    )
     found = comparison_rows(
         dg, time_limit=time_limit, lookahead=lookahead or 2, current=current or "height"
     )
@@ -147,12 +170,12 @@ def comparison_html(
             f"<tr><td>{cell(html.escape(what))}</td><td>{cell(cycles)}</td>"
             f"<td><code>{html.escape(order)}</code></td></tr>"
         )
-    return (
-        "<b>Heuristics compared</b>"
-        '<table style="border-collapse:collapse;font-size:90%" border="1" cellpadding="3">'
-        "<tr><th>schedule</th><th>cycles</th><th>issue order</th></tr>"
-        f"{''.join(rows)}</table>"
-    )
+    return _(
+        "<b>Heuristics compared</b><table "
+        'style="border-collapse:collapse;font-size:90%" border="1" '
+        'cellpadding="3"><tr><th>schedule</th><th>cycles</th><th>issue '
+        "order</th></tr>{join}</table>"
+    ).format(join="".join(rows))
 
 
 class ListSchedulingStepper:
@@ -195,7 +218,7 @@ class ListSchedulingStepper:
         self.priority = w.Dropdown(
             options=every,
             value=priority if priority in every else "height",
-            description="priority",
+            description=_("priority"),
             layout=w.Layout(width="260px"),
         )
         bad_lookahead = range_problem("lookahead", lookahead, 0, MAX_LOOKAHEAD)
@@ -203,17 +226,23 @@ class ListSchedulingStepper:
             value=0 if bad_lookahead else lookahead,
             min=0,
             max=MAX_LOOKAHEAD,
-            description="lookahead",
+            description=_("lookahead"),
             layout=w.Layout(width="160px"),
         )
         self.stepper = Stepper(
-            1, self._render, title=title or "List scheduling", step_name="cycle", interval=1200
+            1,
+            self._render,
+            title=title or _("List scheduling"),
+            step_name=_("cycle"),
+            interval=1200,
         )
         self.error = self.stepper.error
         try:
             if not isinstance(priority, str) or priority not in every:
                 raise LectureKitError(
-                    f"unknown priority {priority!r}; choose one of {', '.join(every)}"
+                    _("unknown priority {priority!r}; choose one of {join}").format(
+                        priority=priority, join=", ".join(every)
+                    )
                 )
             if bad_lookahead:
                 raise LectureKitError(bad_lookahead)
@@ -243,11 +272,13 @@ class ListSchedulingStepper:
         else:
             dg = analyze(as_program(program), machine)
         if len(dg.program) == 0:
-            raise LectureKitError("the block has no instructions: give at least one")
+            raise LectureKitError(_("the block has no instructions: give at least one"))
         if len(dg.program) > MAX_INSTRUCTIONS:
             raise LectureKitError(
-                f"the stepper shows blocks of up to {MAX_INSTRUCTIONS} instructions; "
-                f"this one has {len(dg.program)}"
+                _(
+                    "the stepper shows blocks of up to {max_instructions} instructions; "
+                    "this one has {n_program}"
+                ).format(max_instructions=MAX_INSTRUCTIONS, n_program=len(dg.program))
             )
         self.dg = dg
 
@@ -261,11 +292,21 @@ class ListSchedulingStepper:
         self.sim = simulate(self.dg.program, self.dg.machine, self.schedule.order)
         s = self.schedule
         bound = s.info["lower_bound"]
-        status = "meets the lower bound: optimal" if s.length <= bound else f"lower bound {bound}"
-        ahead = f", lookahead {self.lookahead.value}" if self.lookahead.value else ""
-        self.summary.value = (
-            f"<b>{s.length} cycles</b> with priority <code>{html.escape(self.priority.value)}"
-            f"</code>{ahead} on <code>{html.escape(self.dg.machine.name)}</code> ({status})"
+        status = (
+            _("meets the lower bound: optimal")
+            if s.length <= bound
+            else _("lower bound {bound}").format(bound=bound)
+        )
+        ahead = _(", lookahead {n}").format(n=self.lookahead.value) if self.lookahead.value else ""
+        self.summary.value = _(
+            "<b>{length} cycles</b> with priority <code>{escape}</code>{ahead} on "
+            "<code>{escape2}</code> ({status})"
+        ).format(
+            length=s.length,
+            escape=html.escape(self.priority.value),
+            ahead=ahead,
+            escape2=html.escape(self.dg.machine.name),
+            status=status,
         )
         self.stepper.reset(len(self.steps), 0)
 
@@ -300,7 +341,8 @@ class ListSchedulingStepper:
         for j in range(len(g.ops)):
             ready = before.get(j, g.earliest) - g.earliest
             note = priority_note(name, prio[j])
-            notes[j] = f"{note} · ready {ready}" if note else f"ready {ready}"
+            ready_at = _("ready {cycle}").format(cycle=ready)
+            notes[j] = f"{note} · {ready_at}" if note else ready_at
         self.ready_html.value = ready_table_html(g, step)
         upto = max(1, min(step.cycle, self.sim.cycles))
         show_figure(self.table_output, draw_stage_table(self.sim, upto_cycle=upto))
@@ -308,8 +350,9 @@ class ListSchedulingStepper:
             self.dg,
             annotate=notes or None,
             states=step.states(len(g.ops), after=False),
-            title=f"cycle {step.cycle}, before the choice: grey scheduled, green ready, "
-            "white waiting",
+            title=_(
+                "cycle {cycle}, before the choice: grey scheduled, green ready, white waiting"
+            ).format(cycle=step.cycle),
         )
         caption = html.escape(step.message)
         if "held back" in caption:  # lookahead: say which operation waited, and for what

@@ -16,9 +16,10 @@ import html
 import io
 
 from ..errors import LectureKitError
+from ..language import _
 from ..llm import hardware
 from ..llm.config import PRESETS, ParallelConfig, precision
-from ..llm.memory import CONSUMERS, GB, GIB, MemoryReport, memory_report
+from ..llm.memory import CONSUMERS, GB, GIB, MemoryReport, consumer_label, memory_report
 
 _POW2 = [2**k for k in range(0, 18)]
 
@@ -30,7 +31,7 @@ def _png(report: MemoryReport, gpu: str) -> bytes:
 
     fig = Figure(figsize=(6.5, 2.4), dpi=80)
     ax = fig.subplots()
-    plot_memory([("per GPU", report)], unit="GiB", gpu=gpu, ax=ax)
+    plot_memory([(_("per GPU"), report)], unit="GiB", gpu=gpu, ax=ax)
     buf = io.BytesIO()
     fig.savefig(buf, format="png")
     return buf.getvalue()
@@ -40,31 +41,49 @@ def summary_html(report: MemoryReport, gpu: str) -> str:
     """The explorer's table: the four consumers per GPU in GiB and GB, and what it takes."""
     g = hardware.gpu(gpu)
     rows = "".join(
-        f"<tr><td>{name}</td><td>{getattr(report, name) / GIB:,.1f}</td>"
+        f"<tr><td>{consumer_label(name)}</td><td>{getattr(report, name) / GIB:,.1f}</td>"
         f"<td>{getattr(report, name) / GB:,.1f}</td></tr>"
         for name in CONSUMERS
     )
-    rows += (
-        f"<tr><td><b>total per GPU</b></td><td><b>{report.total / GIB:,.1f}</b></td>"
-        f"<td><b>{report.total / GB:,.1f}</b></td></tr>"
-    )
+    rows += _(
+        "<tr><td><b>total per "
+        "GPU</b></td><td><b>{value:,.1f}</b></td><td><b>{value2:,.1f}</b></td></tr>"
+    ).format(value=report.total / GIB, value2=report.total / GB)
     if report.cpu:
-        rows += (
-            f"<tr><td>(CPU: offloaded gradients + optimizer)</td><td>{report.cpu / GIB:,.1f}</td>"
-            f"<td>{report.cpu / GB:,.1f}</td></tr>"
-        )
+        rows += _(
+            "<tr><td>(CPU: offloaded gradients + "
+            "optimizer)</td><td>{value:,.1f}</td><td>{value2:,.1f}</td></tr>"
+        ).format(value=report.cpu / GIB, value2=report.cpu / GB)
     need = report.gpus_needed(g)
-    cost = f", ${need * g.price_usd:,.0f} at ${g.price_usd:,.0f} each" if g.price_usd else ""
-    fits = "fits" if report.fits(g) else "<b style='color:#b00'>does not fit</b>"
-    return (
-        f"<div><b>{html.escape(report.model.name)}</b>: "
-        f"Ψ = {report.parameter_count:,} parameters; "
-        f"{report.micro_batch} sequence(s) per micro-batch; "
-        f"one layer saves {report.activations_per_layer / GIB:,.2f} GiB per micro-batch</div>"
-        f"<table><tr><th>per GPU</th><th>GiB (2^30 B)</th><th>GB (10^9 B)</th></tr>{rows}</table>"
-        f"<div>{report.parallel.world_size} GPU(s) (dp×tp×pp); per GPU it {fits} in one "
-        f"{g.name} ({g.memory_gib:.0f} GiB).<br>By memory alone the whole job needs at least "
-        f"<b>{need:,} × {g.name}</b>{cost}.</div>"
+    cost = (
+        _(", ${value:,.0f} at ${price_usd:,.0f} each").format(
+            value=need * g.price_usd, price_usd=g.price_usd
+        )
+        if g.price_usd
+        else ""
+    )
+    fits = _("fits") if report.fits(g) else _("<b style='color:#b00'>does not fit</b>")
+    return _(
+        "<div><b>{escape}</b>: Ψ = {parameter_count:,} parameters; "
+        "{micro_batch} sequence(s) per micro-batch; one layer saves "
+        "{value:,.2f} GiB per micro-batch</div><table><tr><th>per "
+        "GPU</th><th>GiB (2^30 B)</th><th>GB (10^9 "
+        "B)</th></tr>{rows}</table><div>{world_size} GPU(s) (dp×tp×pp); per "
+        "GPU it {fits} in one {name} ({memory_gib:.0f} GiB).<br>By memory "
+        "alone the whole job needs at least <b>{need:,} × "
+        "{name}</b>{cost}.</div>"
+    ).format(
+        escape=html.escape(report.model.name),
+        parameter_count=report.parameter_count,
+        micro_batch=report.micro_batch,
+        value=report.activations_per_layer / GIB,
+        rows=rows,
+        world_size=report.parallel.world_size,
+        fits=fits,
+        name=g.name,
+        memory_gib=g.memory_gib,
+        need=need,
+        cost=cost,
     )
 
 
@@ -98,20 +117,20 @@ class MemoryExplorer:
 
         self.controls = {
             "preset": dd("model", list(PRESETS), model.name),
-            "seq": slider("seq length s", model.seq),
-            "batch": slider("batch b", model.batch),
+            "seq": slider(_("seq length s"), model.seq),
+            "batch": slider(_("batch b"), model.batch),
             "precision": dd("weights", ["bf16", "fp16", "fp32"], "bf16"),
             "optimizer": dd("optimizer", ["adam", "adamw", "sgd", "adam8bit"], "adam"),
             "gpu": dd("GPU", list(hardware.GPUS), hardware.gpu(gpu).name),
-            "dp": slider("data par. dp", 1),
-            "tp": dd("tensor par. tp", [1, 2, 3, 4, 6, 8, 16, 32], 1),
-            "pp": dd("pipeline pp", [1, 2, 3, 4, 6, 8, 12, 16, 24, 32], 1),
+            "dp": slider(_("data par. dp"), 1),
+            "tp": dd(_("tensor par. tp"), [1, 2, 3, 4, 6, 8, 16, 32], 1),
+            "pp": dd(_("pipeline pp"), [1, 2, 3, 4, 6, 8, 12, 16, 24, 32], 1),
             "micro_batches": dd("micro-batches m", [1, 2, 4, 8, 16, 32, 64], 1),
-            "zero": dd("ZeRO stage", [0, 1, 2, 3], 0),
+            "zero": dd(_("ZeRO stage"), [0, 1, 2, 3], 0),
             "recompute": dd("recompute", ["none", "selective", "full"], "none"),
-            "sp": w.Checkbox(description="sequence parallel", value=False),
-            "flash": w.Checkbox(description="flash attention", value=False),
-            "offload": w.Checkbox(description="offload grads + optimizer to CPU", value=False),
+            "sp": w.Checkbox(description=_("sequence parallel"), value=False),
+            "flash": w.Checkbox(description=_("flash attention"), value=False),
+            "offload": w.Checkbox(description=_("offload grads + optimizer to CPU"), value=False),
         }
         self.error = w.HTML(value="")
         self.summary = w.HTML(value="")
@@ -170,13 +189,15 @@ class MemoryExplorer:
         except LectureKitError as exc:
             self._show_error(str(exc))
         except Exception as exc:  # never a traceback into the kernel
-            self._show_error(f"internal error ({type(exc).__name__}): {exc}")
+            self._show_error(
+                _("internal error ({name}): {exc}").format(name=type(exc).__name__, exc=exc)
+            )
 
     def _show_error(self, message: str) -> None:
-        self.error.value = (
-            f"<div style='color:#b00'>⚠ {html.escape(message)} "
-            f"(the figures below are for the last valid settings)</div>"
-        )
+        self.error.value = _(
+            "<div style='color:#b00'>⚠ {escape} (the figures below are for the "
+            "last valid settings)</div>"
+        ).format(escape=html.escape(message))
 
     def _ipython_display_(self) -> None:
         from IPython.display import display

@@ -14,11 +14,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 
 from ..errors import ConfigError, LectureKitError
+from ..language import _
 from ..llm import hardware
 from ..llm.config import PRECISIONS, ModelConfig, ParallelConfig, Precision
 from ..llm.config import preset as find_preset
 from ..llm.costs import StepCost, technique_cost
-from ..llm.memory import CONSUMERS, GIB, MemoryReport, memory_report
+from ..llm.memory import CONSUMERS, GIB, MemoryReport, consumer_label, memory_report
 
 #: the degrees of the chapter's section 6: 64 data-parallel replicas, 8-way tensor and pipeline
 LADDER_DEGREES = {"dp": 64, "tp": 8, "pp": 8}
@@ -97,12 +98,19 @@ def default_ladder(
     par = ParallelConfig()
     steps = [
         (
-            "fp32 Adam, 1 GPU",
+            _("fp32 Adam, 1 GPU"),
             par,
             fp32,
-            f"the starting point: weights, gradients and Adam's moments in fp32 "
-            f"({fp32.param_bytes} + {fp32.grad_bytes} + {fp32.K} bytes per parameter), "
-            f"{fp32.activation_bytes}-byte activations, no parallelism",
+            _(
+                "the starting point: weights, gradients and Adam's moments in fp32 "
+                "({param_bytes} + {grad_bytes} + {k} bytes per parameter), "
+                "{activation_bytes}-byte activations, no parallelism"
+            ).format(
+                param_bytes=fp32.param_bytes,
+                grad_bytes=fp32.grad_bytes,
+                k=fp32.K,
+                activation_bytes=fp32.activation_bytes,
+            ),
         )
     ]
 
@@ -112,66 +120,85 @@ def default_ladder(
         steps.append((label, par, mixed, note))
 
     add(
-        "+ mixed precision",
-        f"16-bit weights, gradients and activations; the optimizer adds an fp32 master copy "
-        f"({mixed.param_bytes} + {mixed.grad_bytes} + {mixed.K} bytes per parameter: the "
-        f"lecture's accounting)",
+        _("+ mixed precision"),
+        _(
+            "16-bit weights, gradients and activations; the optimizer adds an fp32 "
+            "master copy ({param_bytes} + {grad_bytes} + {k} bytes per parameter: "
+            "the lecture's accounting)"
+        ).format(param_bytes=mixed.param_bytes, grad_bytes=mixed.grad_bytes, k=mixed.K),
     )
     if dp > 1:
         add(
-            f"+ data parallel ×{dp}",
-            f"{dp} replicas, each with {model.batch // dp} of the {model.batch} sequences: "
-            f"activations split, every model state still replicated",
+            _("+ data parallel ×{dp}").format(dp=dp),
+            _(
+                "{dp} replicas, each with {value} of the {batch} sequences: "
+                "activations split, every model state still replicated"
+            ).format(dp=dp, value=model.batch // dp, batch=model.batch),
             dp=dp,
         )
-        add("+ ZeRO-1", f"the optimizer states are sharded over the {dp} replicas", zero=1)
-        add("+ ZeRO-2", "the gradients are sharded too", zero=2)
+        add(
+            "+ ZeRO-1",
+            _("the optimizer states are sharded over the {dp} replicas").format(dp=dp),
+            zero=1,
+        )
+        add("+ ZeRO-2", _("the gradients are sharded too"), zero=2)
         add(
             "+ ZeRO-3",
-            "the parameters are sharded too (FSDP): a layer's weights are gathered when needed",
+            _("the parameters are sharded too (FSDP): a layer's weights are gathered when needed"),
             zero=3,
         )
     if tp > 1:
         add(
-            f"+ tensor parallel ×{tp}",
-            f"weight matrices and most activations split over {tp} GPUs (Megatron-LM); "
-            f"10 sbh per layer stay replicated (LayerNorm inputs, QKV and fc1 inputs, dropout "
-            f"masks)",
+            _("+ tensor parallel ×{tp}").format(tp=tp),
+            _(
+                "weight matrices and most activations split over {tp} GPUs "
+                "(Megatron-LM); 10 sbh per layer stay replicated (LayerNorm inputs, "
+                "QKV and fc1 inputs, dropout masks)"
+            ).format(tp=tp),
             tp=tp,
         )
         add(
-            "+ sequence parallel",
-            f"the activations tensor parallelism left replicated are split over the {tp} GPUs too",
+            _("+ sequence parallel"),
+            _(
+                "the activations tensor parallelism left replicated are split over the "
+                "{tp} GPUs too"
+            ).format(tp=tp),
             sp=True,
         )
     add(
-        "+ selective recompute",
-        "the s × s attention scores (softmax, dropout) are recomputed in backward, not stored",
+        _("+ selective recompute"),
+        _("the s × s attention scores (softmax, dropout) are recomputed in backward, not stored"),
         recompute="selective",
     )
     add(
-        "+ flash attention",
-        "never materializes the s × s scores; selective recomputation has already dropped "
-        "them, so here flash attention buys speed, not memory",
+        _("+ flash attention"),
+        _(
+            "never materializes the s × s scores; selective recomputation has already dropped "
+            "them, so here flash attention buys speed, not memory"
+        ),
         flash=True,
     )
     add(
-        "full recompute",
-        "full instead of selective recomputation: only each layer's input is kept, the whole "
-        "layer is recomputed in backward",
+        _("full recompute"),
+        _(
+            "full instead of selective recomputation: only each layer's input is kept, the whole "
+            "layer is recomputed in backward"
+        ),
         recompute="full",
     )
     if pp > 1:
         add(
-            f"+ pipeline ×{pp} (m={m})",
-            f"each GPU holds {model.layers // pp} of the {model.layers} layers; each replica's "
-            f"sequences go through in {m} micro-batch(es), 1F1B schedule",
+            _("+ pipeline ×{pp} (m={m})").format(pp=pp, m=m),
+            _(
+                "each GPU holds {value} of the {layers} layers; each replica's "
+                "sequences go through in {m} micro-batch(es), 1F1B schedule"
+            ).format(value=model.layers // pp, layers=model.layers, m=m),
             pp=pp,
             micro_batches=m,
         )
     add(
-        "+ CPU offload",
-        "ZeRO-Offload: the gradients, the optimizer states and the update move to the CPU",
+        _("+ CPU offload"),
+        _("ZeRO-Offload: the gradients, the optimizer states and the update move to the CPU"),
         offload=True,
     )
     return steps
@@ -186,15 +213,18 @@ def _as_parallel(where: str, value) -> ParallelConfig:
         unknown = [str(k) for k in value if k not in _PARALLEL_FIELDS]
         if unknown:
             raise ConfigError(
-                f"{where}: unknown ParallelConfig field(s) {', '.join(unknown)}; "
-                f"known: {', '.join(_PARALLEL_FIELDS)}"
+                _("{where}: unknown ParallelConfig field(s) {join}; known: {join2}").format(
+                    where=where, join=", ".join(unknown), join2=", ".join(_PARALLEL_FIELDS)
+                )
             )
         try:
             return ParallelConfig(**value)
         except ConfigError as exc:
             raise ConfigError(f"{where}: {exc}") from exc
     raise ConfigError(
-        f"{where}: expected a ParallelConfig (or a dict of its fields), got {type(value).__name__}"
+        _("{where}: expected a ParallelConfig (or a dict of its fields), got {name}").format(
+            where=where, name=type(value).__name__
+        )
     )
 
 
@@ -206,8 +236,10 @@ def _as_precision(where: str, value) -> Precision:
     if isinstance(value, str) and value.strip().lower() in PRECISIONS:
         return PRECISIONS[value.strip().lower()]
     raise ConfigError(
-        f"{where}: precision must be one of {', '.join(PRECISIONS)} or a Precision "
-        f"(lecturekit.llm.config.precision(weights, optimizer)); got {value!r}"
+        _(
+            "{where}: precision must be one of {join} or a Precision "
+            "(lecturekit.llm.config.precision(weights, optimizer)); got {value!r}"
+        ).format(where=where, join=", ".join(PRECISIONS), value=value)
     )
 
 
@@ -219,25 +251,37 @@ def _custom_steps(steps) -> list[tuple[str, ParallelConfig, Precision, str]]:
         items = list(steps.items())
     elif isinstance(steps, str | bytes) or not hasattr(steps, "__iter__"):
         raise ConfigError(
-            f"steps: expected a list of (label, ParallelConfig) pairs, got {type(steps).__name__}"
+            _("steps: expected a list of (label, ParallelConfig) pairs, got {name}").format(
+                name=type(steps).__name__
+            )
         )
     else:
         items = list(steps)
     if not items:
-        raise ConfigError("steps: the list is empty; give at least one (label, ParallelConfig)")
+        raise ConfigError(_("steps: the list is empty; give at least one (label, ParallelConfig)"))
     out = []
     for i, item in enumerate(items):
         where = f"steps[{i}]"
         if isinstance(item, str | bytes) or not isinstance(item, tuple | list) or len(item) < 2:
             raise ConfigError(
-                f"{where}: expected (label, ParallelConfig) or (label, ParallelConfig, "
-                f"precision), got {item!r:.80}"
+                _(
+                    "{where}: expected (label, ParallelConfig) or (label, ParallelConfig, "
+                    "precision), got {item!r:.80}"
+                ).format(where=where, item=item)
             )
         if len(item) > 3:
-            raise ConfigError(f"{where}: {len(item)} entries; expected 2 or 3, got {item!r:.80}")
+            raise ConfigError(
+                _("{where}: {n_item} entries; expected 2 or 3, got {item!r:.80}").format(
+                    where=where, n_item=len(item), item=item
+                )
+            )
         label, parallel, *rest = item
         if not isinstance(label, str) or not label.strip():
-            raise ConfigError(f"{where}: the label must be a non-empty string, got {label!r}")
+            raise ConfigError(
+                _("{where}: the label must be a non-empty string, got {label!r}").format(
+                    where=where, label=label
+                )
+            )
         where = f"{where} ({label.strip()!r})"
         prec = rest[0] if rest else None
         if not rest and isinstance(parallel, Precision | str):
@@ -267,8 +311,10 @@ def memory_ladder(
     else:
         if (dp, tp, pp) != (None, None, None):
             raise ConfigError(
-                "dp, tp, pp: they shape the default ladder; with your own steps put them in "
-                "each step's ParallelConfig"
+                _(
+                    "dp, tp, pp: they shape the default ladder; with your own steps put them in "
+                    "each step's ParallelConfig"
+                )
             )
         rungs = _custom_steps(steps)
         where = [f"steps[{i}] ({r[0]!r})" for i, r in enumerate(rungs)]
@@ -298,45 +344,54 @@ def step_caption(ladder: list[LadderStep], i: int, gpu: str | hardware.GPU = "A1
     """What step ``i`` added, what it saved per GPU (GiB) and whether it fits in one ``gpu``."""
     g = hardware.gpu(gpu)
     step, r = ladder[i], ladder[i].report
-    head = f"<b>step {i + 1} / {len(ladder)}: {html.escape(step.label)}</b>"
+    step_of = _("step {i} / {n}: {label}").format(
+        i=i + 1, n=len(ladder), label=html.escape(step.label)
+    )
+    head = f"<b>{step_of}</b>"
     if step.note:
         head += f" — {html.escape(step.note)}"
     if i == 0:
-        parts = ", ".join(f"{name} {gib(getattr(r, name))}" for name in CONSUMERS)
-        memory = f"per GPU: <b>{gib(r.total)} GiB</b> ({parts} GiB)"
+        parts = ", ".join(f"{consumer_label(name)} {gib(getattr(r, name))}" for name in CONSUMERS)
+        memory = _("per GPU: <b>{gib} GiB</b> ({parts} GiB)").format(gib=gib(r.total), parts=parts)
     else:
         prev = ladder[i - 1].report
         saved = prev.total - r.total
         if saved > 0:
-            verdict = f"<b>saves {gib(saved)} GiB</b> per GPU"
+            verdict = _("<b>saves {gib} GiB</b> per GPU").format(gib=gib(saved))
         elif saved < 0:
-            verdict = f"<b>adds {gib(-saved)} GiB</b> per GPU"
+            verdict = _("<b>adds {gib} GiB</b> per GPU").format(gib=gib(-saved))
         else:
-            verdict = "<b>no change</b> per GPU"
+            verdict = _("<b>no change</b> per GPU")
         changed = [
-            f"{name} {gib(getattr(prev, name))} → {gib(getattr(r, name))}"
+            f"{consumer_label(name)} {gib(getattr(prev, name))} → {gib(getattr(r, name))}"
             for name in CONSUMERS
             if getattr(prev, name) != getattr(r, name)
         ]
-        memory = f"per GPU: <b>{gib(r.total)} GiB</b> (was {gib(prev.total)} GiB): {verdict}"
+        memory = _("per GPU: <b>{gib} GiB</b> (was {gib2} GiB): {verdict}").format(
+            gib=gib(r.total), gib2=gib(prev.total), verdict=verdict
+        )
         if changed:
             memory += " (" + "; ".join(changed) + " GiB)"
     if r.cpu:
-        memory += f"; {gib(r.cpu)} GiB of gradients and optimizer states in CPU memory"
+        memory += _("; {gib} GiB of gradients and optimizer states in CPU memory").format(
+            gib=gib(r.cpu)
+        )
     if step.cost is not None and i > 0:
-        memory += f"<br>cost: {html.escape(step.cost.text)}"
+        memory += "<br>" + _("cost: {text}").format(text=html.escape(step.cost.text))
     if r.fits(g):
-        fit = (
-            f"<b style='color:#1a7f37'>fits</b> in one {g.name} ({g.memory_gib:.0f} GiB), "
-            f"{gib(g.memory_bytes - r.total)} GiB to spare"
-        )
+        fit = _(
+            "<b style='color:#1a7f37'>fits</b> in one {name} ({memory_gib:.0f} "
+            "GiB), {gib} GiB to spare"
+        ).format(name=g.name, memory_gib=g.memory_gib, gib=gib(g.memory_bytes - r.total))
     else:
-        fit = (
-            f"<b style='color:#b00'>does not fit</b> in one {g.name} ({g.memory_gib:.0f} GiB): "
-            f"{r.total / g.memory_bytes:,.1f} × its memory"
-        )
+        fit = _(
+            "<b style='color:#b00'>does not fit</b> in one {name} "
+            "({memory_gib:.0f} GiB): {value:,.1f} × its memory"
+        ).format(name=g.name, memory_gib=g.memory_gib, value=r.total / g.memory_bytes)
     par = r.parallel
-    gpus = f"{par.world_size:,} GPU(s) (dp {par.dp} × tp {par.tp} × pp {par.pp})"
+    gpus = _("{world_size:,} GPU(s) (dp {dp} × tp {tp} × pp {pp})").format(
+        world_size=par.world_size, dp=par.dp, tp=par.tp, pp=par.pp
+    )
     return f"{head}<br>{memory}<br>{fit}; {gpus}"
 
 
@@ -390,12 +445,14 @@ class MemoryStepper:
             self.steps = []
         model_name = self.model.name if self.model else str(preset)
         gpu_name = self.gpu.name if self.gpu else str(gpu)
-        default_title = f"Cutting per-GPU training memory: {model_name} on {gpu_name}"
+        default_title = _("Cutting per-GPU training memory: {model_name} on {gpu_name}").format(
+            model_name=model_name, gpu_name=gpu_name
+        )
         self.stepper = Stepper(
             max(1, len(self.steps)),
             self._render,
             title or default_title,
-            step_name="step",
+            step_name=_("step"),
             interval=1500,
         )
         self.widget = self.stepper.widget
@@ -431,7 +488,9 @@ class MemoryStepper:
         from .common import _with_plain_text, plain_text_note
 
         name = self.model.name if self.model else "?"
-        text = plain_text_note(f"memory stepper, {name}, {len(self.steps)} steps")
+        text = plain_text_note(
+            _("memory stepper, {name}, {n_steps} steps").format(name=name, n_steps=len(self.steps))
+        )
         return _with_plain_text(self.widget._repr_mimebundle_(**kwargs), text)
 
 

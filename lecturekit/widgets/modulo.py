@@ -19,6 +19,7 @@ from __future__ import annotations
 import html
 
 from ..errors import LectureKitError
+from ..language import _
 
 #: loops longer than this are refused (the tables would not be readable)
 MAX_INSTRUCTIONS = 30
@@ -32,17 +33,25 @@ def _result(source, machine, restrict):
     result = modulo_schedule(source, machine, restrict=restrict)
     if len(result.loop) > MAX_INSTRUCTIONS:
         raise LectureKitError(
-            f"the explorer shows loops of up to {MAX_INSTRUCTIONS} instructions; this one has "
-            f"{len(result.loop)}"
+            _(
+                "the explorer shows loops of up to {max_instructions} instructions; "
+                "this one has {n_loop}"
+            ).format(max_instructions=MAX_INSTRUCTIONS, n_loop=len(result.loop))
         )
     return result
 
 
 def _summary(result) -> str:
-    return (
-        f"ResMII <b>{result.res_mii}</b>, RecMII <b>{result.rec_mii}</b>, MII "
-        f"<b>{result.mii}</b>; II found <b>{result.ii}</b>, {result.stage_count} stage(s) on "
-        f"<code>{html.escape(result.machine.name)}</code>"
+    return _(
+        "ResMII <b>{res_mii}</b>, RecMII <b>{rec_mii}</b>, MII <b>{mii}</b>; "
+        "II found <b>{ii}</b>, {stage_count} stage(s) on <code>{escape}</code>"
+    ).format(
+        res_mii=result.res_mii,
+        rec_mii=result.rec_mii,
+        mii=result.mii,
+        ii=result.ii,
+        stage_count=result.stage_count,
+        escape=html.escape(result.machine.name),
     )
 
 
@@ -62,7 +71,7 @@ class ModuloStepper:
         self.result = None
         self.summary = w.HTML("")
         self.stepper = Stepper(
-            1, self._render, title=title or "Iterative modulo scheduling", step_name="step",
+            1, self._render, title=title or _("Iterative modulo scheduling"), step_name=_("step"),
             interval=1200,
         )  # fmt: skip
         self.error = self.stepper.error
@@ -84,7 +93,7 @@ class ModuloStepper:
         if step.kind == "give-up" or step.evicted:
             caption = f'<span style="color:#b00000">{caption}</span>'
         if step.kind == "done":
-            fig = draw_mrt(self.result, title=f"Final table: II = {self.result.ii}")
+            fig = draw_mrt(self.result, title=_("Final table: II = {ii}").format(ii=self.result.ii))
         else:
             fig = draw_scheduler_step(self.result, i)
         return fig, caption
@@ -118,7 +127,7 @@ class IIExplorer:
         self.summary = w.HTML("")
         self.reasons = w.HTML("")
         self.stepper = Stepper(
-            1, self._render, title="Why not a smaller II?", step_name="II", interval=1500
+            1, self._render, title=_("Why not a smaller II?"), step_name="II", interval=1500
         )
         self.error = self.stepper.error
         try:
@@ -149,7 +158,9 @@ class IIExplorer:
         caption = f'<b style="color:{color}">II = {ii} {verdict}</b>'
         if self.report.broken and not self.report.feasible:
             broken = len(self.report.broken)
-            caption += f" (folded, the found schedule would break {broken} dependence(s))"
+            caption += _(" (folded, the found schedule would break {broken} dependence(s))").format(
+                broken=broken
+            )
         return draw_ii_report(self.result, self.report), caption
 
     @property
@@ -177,25 +188,29 @@ class UnrollExplorer:
         from ..target.machine import PRESETS
         from .common import as_text, error_html, safe
 
-        source, problem = as_text(source, "the loop")
+        source, problem = as_text(source, _("the loop"))
         problems = [problem] if problem else []
         if not (isinstance(machine, str) and machine in PRESETS):
             problems.append(
-                f"machine: this explorer offers the presets {', '.join(PRESETS)}; got {machine!r}"
+                _("machine: this explorer offers the presets {join}; got {machine!r}").format(
+                    join=", ".join(PRESETS), machine=machine
+                )
             )
         if isinstance(k, bool) or k not in (1, 2, 4, 8):
-            problems.append(f"k: this explorer offers unroll factors 1, 2, 4 and 8; got {k!r}")
+            problems.append(
+                _("k: this explorer offers unroll factors 1, 2, 4 and 8; got {k!r}").format(k=k)
+            )
         self.code = w.Textarea(value=source, layout=w.Layout(width="420px", height="200px"))
         self.machine = w.Dropdown(
             options=list(PRESETS), value=machine if isinstance(machine, str)
             and machine in PRESETS else "lecture",
-            description="machine", layout=w.Layout(width="220px"),
+            description=_("machine"), layout=w.Layout(width="220px"),
         )  # fmt: skip
         self.factor = w.ToggleButtons(
-            options=[1, 2, 4, 8], value=k if k in (1, 2, 4, 8) else 2, description="unroll k",
+            options=[1, 2, 4, 8], value=k if k in (1, 2, 4, 8) else 2, description=_("unroll k"),
             style={"button_width": "40px"},
         )  # fmt: skip
-        self.run_button = w.Button(description="analyse", button_style="primary")
+        self.run_button = w.Button(description=_("analyse"), button_style="primary")
         self.error = w.HTML("")
         self.table = w.HTML("")
         self.output = w.HTML("")
@@ -231,21 +246,35 @@ class UnrollExplorer:
         for k in (1, 2, 4, 8):
             u = unroll(source, k, machine, scheduler="list")
             if len(u.loop) > 4 * MAX_INSTRUCTIONS:
-                raise LectureKitError(f"the unrolled loop has {len(u.loop)} instructions: too long")
+                raise LectureKitError(
+                    _("the unrolled loop has {n_loop} instructions: too long").format(
+                        n_loop=len(u.loop)
+                    )
+                )
             if k == self.factor.value:
                 self.unrolled = u
             style = ' style="background:#fff3c4"' if k == self.factor.value else ""
             rows.append(
-                f"<tr{style}><td>unrolled ×{k}</td><td>{u.cycles_per_iteration:.2f}</td>"
-                f"<td>{u.registers}</td><td>{u.code_size}</td></tr>"
+                _(
+                    "<tr{style}><td>unrolled "
+                    "×{k}</td><td>{cycles_per_iteration:.2f}</td><td>{registers}</td><td>{code_size}</td></tr>"
+                ).format(
+                    style=style,
+                    k=k,
+                    cycles_per_iteration=u.cycles_per_iteration,
+                    registers=u.registers,
+                    code_size=u.code_size,
+                )
             )
         self.modulo = m = modulo_schedule(source, machine)
         size = m.code_size if m.code else "-"
         rows.append(
-            f"<tr><td>software-pipelined (II = {m.ii}, {m.stage_count} stages)</td>"
-            f"<td>{m.ii:.2f}</td><td>{m.registers}</td><td>{size}</td></tr>"
+            _(
+                "<tr><td>software-pipelined (II = {ii}, {stage_count} "
+                "stages)</td><td>{ii:.2f}</td><td>{registers}</td><td>{size}</td></tr>"
+            ).format(ii=m.ii, stage_count=m.stage_count, registers=m.registers, size=size)
         )
-        head = (
+        head = _(
             "<tr><th>loop</th><th>cycles / iteration</th><th>registers (loop body)</th>"
             "<th>code size</th></tr>"
         )

@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 
 from ..errors import LectureKitError
+from ..language import N_, _, ngettext
 
 #: Blocks longer than this are refused with a message (a search trace would be unreadable).
 MAX_INSTRUCTIONS = 40
@@ -22,8 +23,8 @@ MAX_INSTRUCTIONS = 40
 PROGRESS_STEPS = 40
 #: How the engine menu names the engines it knows (others are shown by their name).
 ENGINE_LABELS = {
-    "classic": "classic (chapter 05)",
-    "optsched": "OptSched-style (stronger bounds)",
+    "classic": N_("classic (chapter 05)"),
+    "optsched": N_("OptSched-style (stronger bounds)"),
 }
 
 
@@ -38,14 +39,26 @@ def engines() -> tuple[str, ...]:
 def event_caption(event) -> str:
     """One line for a :class:`~lecturekit.core.optimal.SearchEvent`: kind, nodes, incumbent,
     bound, pruned counts."""
-    best = "none yet" if event.incumbent is None else f"{event.incumbent} cycles"
+    best = (
+        _("none yet")
+        if event.incumbent is None
+        else ngettext("{n} cycle", "{n} cycles", event.incumbent).format(n=event.incumbent)
+    )
     gap = ""
     if event.incumbent is not None:
-        gap = " (meets the bound)" if event.incumbent <= event.bound else ""
-    text = (
-        f"{event.kind}: {event.nodes} nodes explored; incumbent {best}{gap}; lower bound "
-        f"{event.bound}; cut off by bounds {event.pruned_bound}, by domination "
-        f"{event.pruned_dominance}"
+        gap = _(" (meets the bound)") if event.incumbent <= event.bound else ""
+    text = _(
+        "{kind}: {nodes} nodes explored; incumbent {best}{gap}; lower bound "
+        "{bound}; cut off by bounds {pruned_bound}, by domination "
+        "{pruned_dominance}"
+    ).format(
+        kind=event.kind,
+        nodes=event.nodes,
+        best=best,
+        gap=gap,
+        bound=event.bound,
+        pruned_bound=event.pruned_bound,
+        pruned_dominance=event.pruned_dominance,
     )
     if event.message:
         text += f". {event.message}"
@@ -95,29 +108,37 @@ class OptimalSearchViewer:
         self.summary = w.HTML("")
         self.incumbent_html = w.HTML("")
         box = {"indent": False, "layout": w.Layout(width="190px")}
-        self.use_bounds = w.Checkbox(value=True, description="prune by bounds", **box)
-        self.use_dominance = w.Checkbox(value=True, description="history domination", **box)
-        self.use_initial = w.Checkbox(value=True, description="start from list schedule", **box)
+        self.use_bounds = w.Checkbox(value=True, description=_("prune by bounds"), **box)
+        self.use_dominance = w.Checkbox(value=True, description=_("history domination"), **box)
+        self.use_initial = w.Checkbox(value=True, description=_("start from list schedule"), **box)
         self.child_order = w.Dropdown(
-            options=[("earliest placement first", "greedy"), ("program order", "program")],
+            options=[(_("earliest placement first"), "greedy"), (_("program order"), "program")],
             value="greedy",
-            description="try children",
+            description=_("try children"),
             layout=w.Layout(width="300px"),
         )
         names = engines()
         self.engine = w.Dropdown(
-            options=[(ENGINE_LABELS.get(e, e), e) for e in names],
+            options=[(_(ENGINE_LABELS[e]) if e in ENGINE_LABELS else e, e) for e in names],
             value=engine if engine in names else names[0],
-            description="engine",
+            description=_("engine"),
             layout=w.Layout(width="330px"),
         )
         self.stepper = Stepper(
-            1, self._render, title=title or "Branch and bound", step_name="event", interval=700
+            1,
+            self._render,
+            title=title or _("Branch and bound"),
+            step_name=_("event"),
+            interval=700,
         )
         self.error = self.stepper.error
         try:
             if engine not in names:
-                raise LectureKitError(f"engine is one of {', '.join(names)}; got {engine!r}")
+                raise LectureKitError(
+                    _("engine is one of {join}; got {engine!r}").format(
+                        join=", ".join(names), engine=engine
+                    )
+                )
             self._analyze(program, machine)
             self._run()
         except LectureKitError as exc:
@@ -146,11 +167,13 @@ class OptimalSearchViewer:
         else:
             dg = analyze(as_program(program), machine)
         if len(dg.program) == 0:
-            raise LectureKitError("the block has no instructions: give at least one")
+            raise LectureKitError(_("the block has no instructions: give at least one"))
         if len(dg.program) > MAX_INSTRUCTIONS:
             raise LectureKitError(
-                f"the viewer searches blocks of up to {MAX_INSTRUCTIONS} instructions; "
-                f"this one has {len(dg.program)}"
+                _(
+                    "the viewer searches blocks of up to {max_instructions} instructions; "
+                    "this one has {n_program}"
+                ).format(max_instructions=MAX_INSTRUCTIONS, n_program=len(dg.program))
             )
         self.dg = dg
 
@@ -165,11 +188,19 @@ class OptimalSearchViewer:
             engine=self.engine.value,
         )
         info = self.schedule.info
-        proven = "proven optimal" if info["proven_optimal"] else "not proven (time limit)"
-        self.summary.value = (
-            f"<b>{self.schedule.length} cycles</b>, {proven}; lower bound {info['lower_bound']}; "
-            f"<b>{info['nodes']} nodes</b> explored (cut off: {info['pruned_bound']} by bounds, "
-            f"{info['pruned_dominance']} by domination; engine {self.engine.value})"
+        proven = _("proven optimal") if info["proven_optimal"] else _("not proven (time limit)")
+        self.summary.value = _(
+            "<b>{length} cycles</b>, {proven}; lower bound {info}; <b>{info2} "
+            "nodes</b> explored (cut off: {info3} by bounds, {info4} by "
+            "domination; engine {value})"
+        ).format(
+            length=self.schedule.length,
+            proven=proven,
+            info=info["lower_bound"],
+            info2=info["nodes"],
+            info3=info["pruned_bound"],
+            info4=info["pruned_dominance"],
+            value=self.engine.value,
         )
         self.stepper.reset(len(self.events), 0)
 
@@ -188,12 +219,11 @@ class OptimalSearchViewer:
         event = self.events[i]
         if event.incumbent_order:
             sched = evaluate(self.dg.graph, event.incumbent_order, algorithm="incumbent")
-            self.incumbent_html.value = (
-                "<b>Incumbent</b><pre style='line-height:1.25'>"
-                f"{html.escape(schedule_table_text(sched, reasons=False))}</pre>"
-            )
+            table = html.escape(schedule_table_text(sched, reasons=False))
+            name = _("Incumbent")
+            self.incumbent_html.value = f"<b>{name}</b><pre style='line-height:1.25'>{table}</pre>"
         else:
-            self.incumbent_html.value = "<i>no incumbent yet</i>"
+            self.incumbent_html.value = _("<i>no incumbent yet</i>")
         fig = draw_search_progress(self.events, upto=i)
         return fig, event_caption(event)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 
 from ..errors import LectureKitError
+from ..language import _, ngettext
 from .common import _with_plain_text, plain_text_note
 
 #: Blocks longer than this are refused with a message (the table would not be readable).
@@ -22,13 +23,14 @@ def caption_html(sim, cycle: int) -> str:
     """The caption for ``cycle``: what happens in it, stalls in red."""
     from ..viz.text import describe_cycle
 
-    events = describe_cycle(sim, cycle)
+    events = describe_cycle(sim, cycle, kinds=True)
     if not events:
-        events = [f"cycle {cycle}: no instruction issues, stalls or writes; the others move on"]
+        quiet = _("cycle {cycle}: no instruction issues, stalls or writes; the others move on")
+        events = [("", quiet.format(cycle=cycle))]
     lines = []
-    for e in events:
+    for kind, e in events:
         text = html.escape(e)
-        if " waits " in e:
+        if kind in ("stall", "waits"):
             text = f'<span style="color:#b00000">{text}</span>'
         lines.append(text)
     return "<br>".join(lines)
@@ -41,10 +43,15 @@ def summary_html(sim) -> str:
     from ..viz.text import stall_cycles
 
     stalls = stall_cycles(len(sim.stalls)) + (f" ({counts})" if counts else "")
-    fw = "forwarding on" if m.forwarding else "no forwarding"
-    return (
-        f"<b>{sim.cycles} cycles</b> on <code>{html.escape(m.name)}</code> ({fw}), "
-        f"{len(sim.program)} instructions, {stalls}"
+    fw = _("forwarding on") if m.forwarding else _("no forwarding")
+    return _(
+        "<b>{cycles} cycles</b> on <code>{escape}</code> ({fw}), {n_program} instructions, {stalls}"
+    ).format(
+        cycles=sim.cycles,
+        escape=html.escape(m.name),
+        fw=fw,
+        n_program=len(sim.program),
+        stalls=stalls,
     )
 
 
@@ -68,9 +75,11 @@ class PipelineStepper:
         self.sim = None
         self.summary = w.HTML("")
         self.forwarding = w.Checkbox(
-            value=False, description="forwarding", indent=False, layout=w.Layout(width="110px")
+            value=False, description=_("forwarding"), indent=False, layout=w.Layout(width="110px")
         )
-        self.stepper = Stepper(1, self._render, title=title or "", step_name="cycle", interval=1000)
+        self.stepper = Stepper(
+            1, self._render, title=title or "", step_name=_("cycle"), interval=1000
+        )
         self.error = self.stepper.error
         try:
             self.base_machine = get_machine(machine)
@@ -97,11 +106,13 @@ class PipelineStepper:
 
         program = as_program(self.program)
         if len(program) == 0:
-            raise LectureKitError("the block has no instructions: give at least one")
+            raise LectureKitError(_("the block has no instructions: give at least one"))
         if len(program) > MAX_INSTRUCTIONS:
             raise LectureKitError(
-                f"the stepper shows blocks of up to {MAX_INSTRUCTIONS} instructions; "
-                f"this one has {len(program)}"
+                _(
+                    "the stepper shows blocks of up to {max_instructions} instructions; "
+                    "this one has {n_program}"
+                ).format(max_instructions=MAX_INSTRUCTIONS, n_program=len(program))
             )
         self.program = program
         self.sim = None
@@ -129,12 +140,18 @@ class PipelineStepper:
 
     def _plain_text(self) -> str:
         if self.sim is None:
-            return plain_text_note("pipeline stepper (the input has an error)")
+            return plain_text_note(_("pipeline stepper (the input has an error)"))
         m = self.sim.machine
         return plain_text_note(
-            f"pipeline stepper, {len(self.sim.program)} instruction"
-            f"{'' if len(self.sim.program) == 1 else 's'} on {m.name}, "
-            f"{self.sim.cycles} cycles"
+            ngettext(
+                "pipeline stepper, {n_program} instruction on {name}, {cycles} cycles",
+                "pipeline stepper, {n_program} instructions on {name}, {cycles} cycles",
+                len(self.sim.program),
+            ).format(
+                n_program=len(self.sim.program),
+                name=m.name,
+                cycles=self.sim.cycles,
+            )
         )
 
     # convenience for tests and scripts

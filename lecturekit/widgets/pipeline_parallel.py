@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import html
 
+from ..language import _
 from ..llm.pipeline_parallel import ALL_SCHEDULES, PipelineRun, closed_form, pipeline_schedule
 from .common import (
     WIDGET_DPI,
@@ -49,7 +50,11 @@ def _figure(run: PipelineRun, upto: int | None = None):
     plot_timeline(run, top, upto=upto)
     if _several(run):  # which stages each device holds (a loop, a V, or two directions)
         top.set_yticklabels(
-            [f"dev {d}: stages {_stages(run, d)}" for d in range(run.p)], fontsize=7
+            [
+                _("dev {d}: stages {stages}").format(d=d, stages=_stages(run, d))
+                for d in range(run.p)
+            ],
+            fontsize=7,
         )
     plot_in_flight(run, bottom, held=run.pg.split)
     bottom.set_xlim(run.first - 1, run.last)
@@ -88,31 +93,31 @@ def summary_html(run: PipelineRun) -> str:
     t = run.timing
     rows = [
         ("makespan", f"{run.makespan}"),
-        ("closed form", "-" if cf is None else f"{cf}" + (" ✓" if cf == run.makespan else " ✗")),
-        ("ideal (busiest device's work)", f"{run.ideal}"),
-        ("bubble: idle / (p × makespan)", f"{run.bubble_fraction:.1%}"),
-        ("bubble / ideal", f"{run.bubble_over_ideal:.3f}"),
-        ("peak in flight per device", ", ".join(map(_fmt, s["peak_in_flight"]))),
+        (_("closed form"), "-" if cf is None else f"{cf}" + (" ✓" if cf == run.makespan else " ✗")),
+        (_("ideal (busiest device's work)"), f"{run.ideal}"),
+        (_("bubble: idle / (p × makespan)"), f"{run.bubble_fraction:.1%}"),
+        (_("bubble / ideal"), f"{run.bubble_over_ideal:.3f}"),
+        (_("peak in flight per device"), ", ".join(map(_fmt, s["peak_in_flight"]))),
     ]
     if _several(run):
-        rows.append(("stages per device (placement)", html.escape(placement_text(run))))
+        rows.append((_("stages per device (placement)"), html.escape(placement_text(run))))
         shares = {run.pg.parameter_share(d) for d in range(run.p)}
         rows.append(
-            ("parameters per device (of the model)", ", ".join(str(x) for x in sorted(shares)))
+            (_("parameters per device (of the model)"), ", ".join(str(x) for x in sorted(shares)))
         )
     if run.pg.split:
-        rows.append(("kept until W per device", ", ".join(map(_fmt, s["peak_held"]))))
+        rows.append((_("kept until W per device"), ", ".join(map(_fmt, s["peak_held"]))))
     if run.sync != "flush":
         rows.append(
             (
-                f"steady period ({run.sync})",
+                _("steady period ({sync})").format(sync=run.sync),
                 f"{run.steady_period} ({run.steady_bubble_fraction:.1%})",
             )
         )
     body = "".join(f"<tr><td>{html.escape(a)}</td><td><b>{b}</b></td></tr>" for a, b in rows)
     head = (
-        f"<div><b>{html.escape(run.name)}</b>: {html.escape(ALL_SCHEDULES[run.name])}<br>"
-        f"p={run.p}, m={run.m}"
+        f"<div><b>{html.escape(run.name)}</b>: {html.escape(ALL_SCHEDULES[run.name])}"
+        f"<br>p={run.p}, m={run.m}"
         + (f", v={run.v}" if run.v > 1 else "")
         + f"; T_F={t.forward}, T_B={t.backward}, T_W={t.weight}, comm={t.comm}</div>"
     )
@@ -153,7 +158,7 @@ class PipelineExplorer:
             "schedule": w.Dropdown(
                 options=list(ALL_SCHEDULES),
                 value=schedule,
-                description="schedule",
+                description=_("schedule"),
                 style=style,
                 layout=layout,
             ),
@@ -215,7 +220,7 @@ def step_caption(run: PipelineRun, t: int) -> str:
     """What happens in time unit ``t``: each device's pass (or idle) and its micro-batches in
     flight."""
     if t < run.first:
-        return f"before the step: {run.name}, p={run.p}, m={run.m}"
+        return _("before the step: {name}, p={p}, m={m}").format(name=run.name, p=run.p, m=run.m)
     parts = []
     for d in range(run.p):
         doing = "idle"
@@ -224,7 +229,11 @@ def step_caption(run: PipelineRun, t: int) -> str:
                 doing = run.ops[i].label
         alive = run.in_flight(d)[t - run.first]
         where = f" (stages {_stages(run, d)})" if _several(run) else ""
-        parts.append(f"device {d}{where}: <b>{html.escape(doing)}</b> ({alive} in flight)")
+        parts.append(
+            _("device {d}{where}: <b>{escape}</b> ({alive} in flight)").format(
+                d=d, where=where, escape=html.escape(doing), alive=alive
+            )
+        )
     return f"time {t}: " + "; ".join(parts)
 
 
@@ -238,7 +247,10 @@ def pipeline_stepper(run: PipelineRun):
         return _figure(run, upto=t), step_caption(run, t)
 
     return Stepper(
-        run.makespan + 1, render, title=f"{run.name}: time unit by time unit", step_name="time"
+        run.makespan + 1,
+        render,
+        title=_("{name}: time unit by time unit").format(name=run.name),
+        step_name=_("time"),
     )
 
 

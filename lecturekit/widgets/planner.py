@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 
+from ..language import _
 from ..llm import hardware
 from ..llm.config import PRESETS, preset
 from ..llm.planner import Cluster, plan, plan_table
@@ -46,51 +47,57 @@ class PlannerExplorer:
             gpus, batch = (gpus if gpus in _GPUS else 1024), None
         if (batch or m.batch) not in _BATCH:
             batch = 1536 if 1536 in _BATCH else _BATCH[-1]
-            problems.append(f"batch: the model's batch {m.batch} is not on the slider")
+            problems.append(
+                _("batch: the model's batch {batch} is not on the slider").format(batch=m.batch)
+            )
         self.controls = {
             "preset": w.Dropdown(
-                options=list(PRESETS), value=m.name, description="model", style=style
+                options=list(PRESETS), value=m.name, description=_("model"), style=style
             ),
             "batch": w.SelectionSlider(
                 options=_BATCH,
                 value=batch or m.batch,
-                description="sequences/step",
+                description=_("sequences/step"),
                 style=style,
                 continuous_update=False,
             ),
             "gpus": w.SelectionSlider(
-                options=_GPUS, value=gpus, description="GPUs", style=style, continuous_update=False
+                options=_GPUS,
+                value=gpus,
+                description=_("GPUs"),
+                style=style,
+                continuous_update=False,
             ),
             "gpus_per_node": w.Dropdown(
-                options=[4, 8, 16], value=8, description="GPUs per node", style=style
+                options=[4, 8, 16], value=8, description=_("GPUs per node"), style=style
             ),
             "gpu": w.Dropdown(
-                options=list(hardware.GPUS), value="A100-80GB", description="GPU", style=style
+                options=list(hardware.GPUS), value="A100-80GB", description=_("GPU"), style=style
             ),
             "efficiency": w.FloatSlider(
                 value=0.5,
                 min=0.1,
                 max=1.0,
                 step=0.05,
-                description="compute efficiency",
+                description=_("compute efficiency"),
                 style=style,
                 continuous_update=False,
             ),
             "max_cp": w.Dropdown(
                 options=list(_CP),
                 value=1,
-                description="context parallel ≤",
+                description=_("context parallel ≤"),
                 style=style,
             ),
             "cp_kind": w.Dropdown(
-                options=["ring", "ulysses"], value="ring", description="CP by", style=style
+                options=["ring", "ulysses"], value="ring", description=_("CP by"), style=style
             ),
             "tokens": w.FloatLogSlider(
                 value=300e9,
                 base=10,
                 min=9,
                 max=13,
-                description="training tokens",
+                description=_("training tokens"),
                 style=style,
                 continuous_update=False,
             ),
@@ -120,19 +127,35 @@ class PlannerExplorer:
         )  # a mixture of experts: every expert-parallel degree is tried
         self.plans = plans
         if not plans:
-            self.headline.value = (
-                f"<b>No layout of {html.escape(model.name)} fits on {cluster.gpus} × "
-                f"{html.escape(cluster.gpu)}</b> (or none divides the batch of {model.batch})."
+            self.headline.value = _(
+                "<b>No layout of {escape} fits on {gpus} × {escape2}</b> (or none "
+                "divides the batch of {batch})."
+            ).format(
+                escape=html.escape(model.name),
+                gpus=cluster.gpus,
+                escape2=html.escape(cluster.gpu),
+                batch=model.batch,
             )
             self.table.value = ""
             return
         best = plans[0]
-        self.headline.value = (
-            f"<b>{len(plans)}</b> layouts fit. Fastest: <b>{best.layout}</b> "
-            f"({'dp × tp × pp × cp' if best.cp > 1 or best.ep > 1 else 'dp × tp × pp'}), "
-            f"ZeRO-{best.zero}, {best.micro_batches} micro-batches, {best.recompute} "
-            f"recomputation: {best.step_time:.2f} s per step, {best.mfu:.0%} of peak, "
-            f"<b>{best.days(c['tokens']):.1f} days</b> for {c['tokens']:.3g} tokens."
+        axes = "dp × tp × pp × cp" if best.cp > 1 or best.ep > 1 else "dp × tp × pp"  # i18n: as is
+        self.headline.value = _(
+            "<b>{n_plans}</b> layouts fit. Fastest: <b>{layout}</b> ({axes}), "
+            "ZeRO-{zero}, {micro_batches} micro-batches, {recompute} "
+            "recomputation: {step_time:.2f} s per step, {mfu:.0%} of peak, "
+            "<b>{days:.1f} days</b> for {c:.3g} tokens."
+        ).format(
+            n_plans=len(plans),
+            layout=best.layout,
+            axes=axes,
+            zero=best.zero,
+            micro_batches=best.micro_batches,
+            recompute=best.recompute,
+            step_time=best.step_time,
+            mfu=best.mfu,
+            days=best.days(c["tokens"]),
+            c=c["tokens"],
         )
         text = plan_table(plans, tokens=c["tokens"], limit=10)
         self.table.value = f"<pre style='line-height:1.2'>{html.escape(text)}</pre>"

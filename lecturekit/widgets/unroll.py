@@ -20,6 +20,7 @@ from __future__ import annotations
 import html
 
 from ..errors import LectureKitError
+from ..language import _, ngettext
 from .common import _with_plain_text, plain_text_note
 
 #: the largest unroll factor the stepper accepts
@@ -45,22 +46,39 @@ def summary_html(view) -> str:
     roles = [ln.role for ln in view.lines]
     copies = roles.count("copy")
     updates = roles.count("update")
-    parts = f"{u.k} cop{'ies' if u.k > 1 else 'y'} × {copies // u.k}" if u.k > 1 else f"{copies}"
+    if u.k > 1:
+        parts = _("{k} copies × {n}").format(k=u.k, n=copies // u.k)
+    else:
+        parts = f"{copies}"
+    pointers = ngettext("{n} pointer update", "{n} pointer updates", updates).format(n=updates)
     idle = sum(1 for c in view.cycles[:-1] if not view.issued_in(c))
-    out = (
-        f"<b>unrolled ×{u.k}</b> on <code>{html.escape(u.original.machine.name)}</code> "
-        f"({html.escape(u.scheduler)} scheduler): {len(view.lines)} instructions per pass "
-        f"({parts} + {updates} pointer update{'s' if updates != 1 else ''} + the branch); "
-        f"<b>{u.cycles_per_pass:g} cycles per pass</b> ({idle} of them issue nothing) = "
-        f"<b>{u.cycles_per_iteration:g} cycles per original iteration</b>"
+    out = _(
+        "<b>unrolled ×{k}</b> on <code>{escape}</code> ({escape2} scheduler): "
+        "{n_lines} instructions per pass ({parts} + {pointers} + the branch); "
+        "<b>{cycles_per_pass:g} cycles per "
+        "pass</b> ({idle} of them issue nothing) = <b>{cycles_per_iteration:g} "
+        "cycles per original iteration</b>"
+    ).format(
+        k=u.k,
+        escape=html.escape(u.original.machine.name),
+        escape2=html.escape(u.scheduler),
+        n_lines=len(view.lines),
+        parts=parts,
+        pointers=pointers,
+        cycles_per_pass=u.cycles_per_pass,
+        idle=idle,
+        cycles_per_iteration=u.cycles_per_iteration,
     )
     if view.shown:
-        out += (
-            f"<br><i>shown: pass {view.shown + 1} of the loop; the first pass takes "
-            f"{view.first_pass_length} cycles (nothing from an earlier pass holds it up)</i>"
-        )
+        out += _(
+            "<br><i>shown: pass {value} of the loop; the first pass takes "
+            "{first_pass_length} cycles (nothing from an earlier pass holds it "
+            "up)</i>"
+        ).format(value=view.shown + 1, first_pass_length=view.first_pass_length)
     if view.length != u.cycles_per_pass:
-        out += f"<br><i>this pass: {view.length} cycles; passes differ once the loop settles</i>"
+        out += _(
+            "<br><i>this pass: {length} cycles; passes differ once the loop settles</i>"
+        ).format(length=view.length)
     return out
 
 
@@ -75,25 +93,29 @@ def pass_table_html(view, cycle: int) -> str:
     for o in view.window:
         t = view.start[o]
         if t < cycle:
-            state, style = f"issued in cycle {t}", "color:#888888"
+            state, style = _("issued in cycle {t}").format(t=t), "color:#888888"
         elif t == cycle:
-            state, style = "<b>issues now</b>", "background:#d9f2d0"
+            state, style = _("<b>issues now</b>"), "background:#d9f2d0"
         elif not why[o]:
-            state, style = f"issues next, in cycle {t}", ""
+            state, style = _("issues next, in cycle {t}").format(t=t), ""
         else:
             color = "#b00000" if o == st.head else "#555555"
-            state = _code("waiting: " + "; ".join(why[o]))
+            state = _code(_("waiting: {reasons}").format(reasons="; ".join(why[o])))
             style = f"color:{color}"
         line = view.line(o)
+        code, where = html.escape(view.text(o)), html.escape(view.where(o))
         rows.append(
-            f'<tr style="{style}"><td>{line.index + 1}</td><td><code>'
-            f"{html.escape(view.text(o))}</code></td><td>{html.escape(view.where(o))}</td>"
-            f"<td>{t}</td><td>{state}</td></tr>"
+            f'<tr style="{style}"><td>{line.index + 1}</td><td><code>{code}</code></td>'
+            f"<td>{where}</td><td>{t}</td><td>{state}</td></tr>"
         )
-    head = (
-        "<tr><th>line</th><th>instruction</th><th>from</th><th>issues in</th>"
-        f"<th>in cycle {cycle}</th></tr>"
+    heads = (
+        _("line"),
+        _("instruction"),
+        _("from"),
+        _("issues in"),
+        _("in cycle {cycle}").format(cycle=cycle),
     )
+    head = "<tr>" + "".join(f"<th>{h}</th>" for h in heads) + "</tr>"
     return (
         '<table style="border-collapse:collapse;font-size:85%" border="1" cellpadding="2">'
         f"{head}{''.join(rows)}</table>"
@@ -124,17 +146,17 @@ class UnrollStepper:
         good_k = isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= MAX_FACTOR
         self.factor = w.ToggleButtons(
             options=sorted({*FACTORS, k}) if good_k else list(FACTORS),
-            value=k if good_k else None, description="unroll k", style={"button_width": "36px"},
+            value=k if good_k else None, description=_("unroll k"), style={"button_width": "36px"},
         )  # fmt: skip
         self.machine = w.Dropdown(
-            options=list(PRESETS), description="machine", layout=w.Layout(width="200px"),
+            options=list(PRESETS), description=_("machine"), layout=w.Layout(width="200px"),
             value=machine if isinstance(machine, str) and machine in PRESETS else None,
         )  # fmt: skip
         self.summary = w.HTML("")
         self.table = w.HTML("")
         self.stepper = Stepper(
-            1, self._render, title=title or "One pass through the unrolled loop, cycle by cycle",
-            step_name="step", interval=900,
+            1, self._render, title=title or _("One pass through the unrolled loop, cycle by cycle"),
+            step_name=_("step"), interval=900,
         )  # fmt: skip
         self.error = self.stepper.error
         update = safe(self._update, self.error)
@@ -161,21 +183,28 @@ class UnrollStepper:
         self.stepper.reset(1)
         k = self._k
         if isinstance(k, int) and not isinstance(k, bool) and k > MAX_FACTOR:
-            raise LectureKitError(f"the stepper unrolls at most {MAX_FACTOR} times, got k = {k}")
+            raise LectureKitError(
+                _("the stepper unrolls at most {max_factor} times, got k = {k}").format(
+                    max_factor=MAX_FACTOR, k=k
+                )
+            )
         if isinstance(k, int) and not isinstance(k, bool) and k >= 1:
             n = len(analyze_loop(self.source, self._machine))  # the code and the machine
             if k * (n - 1) + 1 > MAX_INSTRUCTIONS:
                 raise LectureKitError(
-                    f"unrolled ×{k}, this loop of {n} instructions would have about "
-                    f"{k * (n - 1) + 1}; the stepper shows up to {MAX_INSTRUCTIONS} "
-                    "(use a smaller k)"
+                    _(
+                        "unrolled ×{k}, this loop of {n} instructions would have about "
+                        "{value}; the stepper shows up to {max_instructions} (use a smaller k)"
+                    ).format(k=k, n=n, value=k * (n - 1) + 1, max_instructions=MAX_INSTRUCTIONS)
                 )
         u = unroll(self.source, k, self._machine)  # checks k >= 1, the code and the machine
         view = unrolled_pass(u)
         if view.length > MAX_CYCLES:
             raise LectureKitError(
-                f"a pass takes {view.length} cycles; the stepper shows up to {MAX_CYCLES} "
-                "(use a smaller k)"
+                _(
+                    "a pass takes {length} cycles; the stepper shows up to {max_cycles} "
+                    "(use a smaller k)"
+                ).format(length=view.length, max_cycles=MAX_CYCLES)
             )
         self.unrolled, self.view = u, view
         self.summary.value = summary_html(view)
@@ -189,17 +218,19 @@ class UnrollStepper:
     def _render(self, i: int):
         if self.view is None:
             return None
-        from ..viz.unroll import describe_pass_cycle, draw_unrolled_pass
+        from ..viz.unroll import cycle_state, describe_pass_cycle, draw_unrolled_pass
 
         view = self.view
         cycle = view.first + i
         lines = describe_pass_cycle(view, cycle)
+        st = cycle_state(view, cycle)
+        waiting = st.head is not None and bool(dict(st.waiting).get(st.head))
         caption = [f"<b>{_code(lines[0])}</b>"]
-        for text in lines[1:]:
-            if text.startswith("waiting"):
-                caption.append(f'<span style="color:#b00000">{_code(text)}</span>')
-            elif text.startswith("the next pass"):
+        for text in lines[1:]:  # the sentence after the head: the next pass, or what waits
+            if cycle == view.end:
                 caption.append(f'<span style="color:#1a7f37"><b>{_code(text)}</b></span>')
+            elif waiting:
+                caption.append(f'<span style="color:#b00000">{_code(text)}</span>')
             else:
                 caption.append(_code(text))
         self.table.value = pass_table_html(view, cycle)
@@ -211,12 +242,14 @@ class UnrollStepper:
 
     def _plain_text(self) -> str:
         if self.view is None:
-            return plain_text_note("unrolled-loop stepper (the input has an error)")
+            return plain_text_note(_("unrolled-loop stepper (the input has an error)"))
         u = self.unrolled
         v = self.view
         return plain_text_note(
-            f"one pass of the loop unrolled ×{u.k} on {u.original.machine.name}, cycles "
-            f"{v.first} to {v.end}: {v.length} cycles per pass"
+            _(
+                "one pass of the loop unrolled ×{k} on {name}, cycles {first} to "
+                "{end}: {length} cycles per pass"
+            ).format(k=u.k, name=u.original.machine.name, first=v.first, end=v.end, length=v.length)
         )
 
     def _repr_mimebundle_(self, **kwargs):

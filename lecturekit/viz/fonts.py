@@ -1,0 +1,135 @@
+"""Fonts for figures in Chinese: find a CJK font, or draw the figure in English.
+
+Matplotlib's default font (DejaVu Sans) has no Chinese characters: a Chinese title would come
+out as empty boxes ("tofu"), with a "Glyph ... missing" warning. Every drawing function of
+:mod:`lecturekit.viz` is wrapped by :func:`figure`, which, when the language spoken is not
+English, appends the first CJK font it finds to ``rcParams["font.family"]`` (after the generic
+family, so Latin letters and digits keep DejaVu Sans and only the characters it lacks come from
+the CJK font: matplotlib falls back glyph by glyph along that list):
+
+1. the system's fonts, in :data:`CJK_FAMILIES` order: Linux (Noto Sans CJK SC from
+   ``fonts-noto-cjk``, Source Han Sans SC, WenQuanYi Micro Hei / Zen Hei from ``fonts-wqy-*``,
+   Droid Sans Fallback, AR PL UMing), macOS (PingFang SC, Hiragino Sans GB, Heiti SC, STHeiti,
+   Songti SC, Arial Unicode MS), Windows (Microsoft YaHei, SimHei, DengXian, SimSun);
+2. Noto Sans CJK from the optional PyPI package ``noto-cjk-sans-otc`` (``pip install
+   noto-cjk-sans-otc``: one 19 MB font collection, SIL Open Font License), when installed;
+3. none: the figure is drawn in English (its text, not the printed output around it), with one
+   warning per session that says how to get a Chinese font. A figure in English reads; one in
+   boxes does not.
+
+Text drawn in a monospace font asks for :func:`family` ``("monospace")``, which adds the CJK font
+too. No matplotlib at import time; the search runs once, on the first Chinese figure.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import warnings
+
+from .. import language
+from ..language import N_, _
+
+#: CJK families tried in order: Linux, then macOS, then Windows (each is on one system only)
+CJK_FAMILIES = (  # i18n: not shown (font names)
+    "Noto Sans CJK SC",
+    "Noto Sans SC",
+    "Source Han Sans SC",
+    "Source Han Sans CN",
+    "WenQuanYi Micro Hei",
+    "WenQuanYi Zen Hei",
+    "Droid Sans Fallback",
+    "AR PL UMing CN",
+    "PingFang SC",
+    "Hiragino Sans GB",
+    "Heiti SC",
+    "STHeiti",
+    "Songti SC",
+    "Arial Unicode MS",
+    "Microsoft YaHei",
+    "SimHei",
+    "DengXian",
+    "SimSun",
+)
+#: the optional package with a CJK font (its module has FONT_PATH) and the family it adds
+PACKAGE_FONT = ("noto_cjk_sans_otc", "Noto Sans CJK SC")  # i18n: not shown
+#: what a person without any CJK font is told, once
+NO_FONT = N_(
+    "no Chinese font found for figures, so their text is drawn in English; install one "
+    "(Debian/Ubuntu: apt install fonts-noto-cjk or fonts-wqy-microhei; any system: "
+    "pip install noto-cjk-sans-otc) and restart the kernel"
+)
+
+_found: list[str | None] = []  # the search's result, once it has run
+_warned: list[bool] = []
+
+
+def cjk_font() -> str | None:
+    """The CJK font family figures use (None: there is none). Searched once per process."""
+    if _found:
+        return _found[0]
+    from matplotlib import font_manager
+
+    installed = {f.name for f in font_manager.fontManager.ttflist}
+    found = next((name for name in CJK_FAMILIES if name in installed), None)
+    if found is None:
+        found = _package_font(font_manager)
+    _found.append(found)
+    return found
+
+
+def _package_font(font_manager) -> str | None:
+    import importlib
+
+    module_name, family_name = PACKAGE_FONT
+    try:
+        module = importlib.import_module(module_name)
+        font_manager.fontManager.addfont(str(module.FONT_PATH))
+    except (ImportError, AttributeError, OSError, RuntimeError, ValueError):
+        return None
+    installed = {f.name for f in font_manager.fontManager.ttflist}
+    return family_name if family_name in installed else None
+
+
+def use_cjk_font() -> bool:
+    """Make matplotlib draw Chinese with :func:`cjk_font` (appended to ``font.family`` once);
+    False when there is no CJK font."""
+    font = cjk_font()
+    if font is None:
+        return False
+    from matplotlib import rcParams
+
+    families = list(rcParams["font.family"])
+    if font not in families:
+        rcParams["font.family"] = [*families, font]
+        # a CJK font often has no bold face: matplotlib then uses the regular one and logs
+        # "findfont: Failed to find font weight bold" on every bold title, into the output
+        logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
+    return True
+
+
+def family(generic: str = "sans-serif") -> list[str]:
+    """A ``family=`` for text that asks for ``generic`` (e.g. ``"monospace"``), with the CJK font
+    after it when the language spoken needs one."""
+    font = cjk_font() if language.get_language() != "en" else None
+    return [generic, font] if font else [generic]
+
+
+def figure(draw):
+    """Decorator for a drawing function: in a language other than English, it draws with a CJK
+    font, or, where there is none, in English (warning once)."""
+
+    @functools.wraps(draw)
+    def wrapper(*args, **kwargs):
+        if language.get_language() == "en" or use_cjk_font():
+            return draw(*args, **kwargs)
+        if not _warned:
+            _warned.append(True)
+            warnings.warn(_(NO_FONT), stacklevel=2)
+        with language.using("en"):
+            return draw(*args, **kwargs)
+
+    return wrapper
+
+
+__all__ = ["CJK_FAMILIES", "cjk_font", "family", "figure", "use_cjk_font"]

@@ -1,0 +1,119 @@
+"""Figures in Chinese: the text comes from the catalog, a CJK font draws it (no missing glyph),
+and without any CJK font the figure is drawn in English instead of in boxes."""
+
+from __future__ import annotations
+
+import warnings
+
+import matplotlib
+import pytest
+
+from lecturekit import language
+from lecturekit.target.deps import analyze
+from lecturekit.viz import fonts
+
+SIX_BLOCK = "t0 = t1 + t2\nt1 = t0 + t1\nt3 = t2 + t4\nt0 = t1 + t2\nt5 = t3 + t4\nt6 = t2 + t7\n"
+
+
+@pytest.fixture
+def fresh_fonts(monkeypatch):
+    """The font search and the one-time warning start over; matplotlib's settings come back."""
+    monkeypatch.setattr(fonts, "_found", [])
+    monkeypatch.setattr(fonts, "_warned", [])
+    with matplotlib.rc_context():
+        yield
+    language.set_language(None)
+
+
+def texts(fig) -> list[str]:
+    return [t.get_text() for t in fig.findobj(matplotlib.text.Text) if t.get_text().strip()]
+
+
+def draw_and_render(draw):
+    """Draw, render to PNG, and return (figure texts, warnings raised)."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fig = draw()
+        fig.savefig(io.BytesIO(), format="png", dpi=40)
+    found = texts(fig)
+    plt.close(fig)
+    return found, [str(w.message) for w in caught]
+
+
+def dependence_graph():
+    from lecturekit.viz.graph import draw_dependence_graph
+
+    return draw_dependence_graph(analyze(SIX_BLOCK))
+
+
+def stage_table():
+    from lecturekit.target.pipeline import simulate
+    from lecturekit.viz.pipeline import draw_stage_table
+
+    return draw_stage_table(simulate(SIX_BLOCK))
+
+
+@pytest.mark.parametrize("draw", [dependence_graph, stage_table])
+def test_a_chinese_figure_has_no_missing_glyph(fresh_fonts, draw):
+    """On this machine (fonts-wqy-microhei; any font of CJK_FAMILIES would do) the Chinese
+    title renders with every glyph."""
+    assert fonts.cjk_font() is not None, "no CJK font here: install fonts-wqy-microhei"
+    with language.using("zh"):
+        found, caught = draw_and_render(draw)
+    assert not [w for w in caught if "missing from font" in w], caught
+    assert any("周期" in t or "依赖图" in t for t in found), found
+    assert fonts.cjk_font() in matplotlib.rcParams["font.family"]
+
+
+def test_the_english_figure_is_what_it_was(fresh_fonts):
+    before = list(matplotlib.rcParams["font.family"])
+    with language.using("en"):
+        found, caught = draw_and_render(dependence_graph)
+    assert any(t.startswith("Dependence graph (transitive reduction)") for t in found), found
+    assert matplotlib.rcParams["font.family"] == before  # English never touches the fonts
+    assert not [w for w in caught if "missing from font" in w]
+
+
+def test_without_a_cjk_font_the_figure_is_english(fresh_fonts, monkeypatch):
+    """No CJK font at all (no system font, no optional package): the figure's text is English,
+    one warning says how to get a font, and no glyph is missing."""
+    monkeypatch.setattr(fonts, "_found", [None])
+    with language.using("zh"):
+        found, caught = draw_and_render(dependence_graph)
+        again, caught_again = draw_and_render(dependence_graph)
+        assert language.get_language() == "zh"  # only the figure was drawn in English
+    assert any(t.startswith("Dependence graph") for t in found), found
+    assert not any("依赖" in t for t in found + again)
+    told = [w for w in caught if "fonts-noto-cjk" in w]
+    assert len(told) == 1 and "中文字体" in told[0], caught
+    assert not [w for w in caught_again if "fonts-noto-cjk" in w]  # once per session
+    assert not [w for w in caught + caught_again if "missing from font" in w]
+
+
+def test_the_search_order_prefers_each_systems_own_font(monkeypatch, fresh_fonts):
+    """What each system has: the first of CJK_FAMILIES that is installed is used (Noto CJK on a
+    Linux desktop before WenQuanYi; PingFang on macOS; Microsoft YaHei on Windows)."""
+    from matplotlib import font_manager
+
+    def installed(*names):
+        entries = [font_manager.FontEntry(fname=f"/x/{n}.ttf", name=n) for n in names]
+        monkeypatch.setattr(font_manager.fontManager, "ttflist", entries + [])
+        monkeypatch.setattr(fonts, "_found", [])
+        return fonts.cjk_font()
+
+    assert installed("DejaVu Sans", "WenQuanYi Micro Hei", "Noto Sans CJK SC") == "Noto Sans CJK SC"
+    assert installed("DejaVu Sans", "Heiti SC", "PingFang SC") == "PingFang SC"
+    assert installed("Arial", "SimHei", "Microsoft YaHei") == "Microsoft YaHei"
+    monkeypatch.setattr(fonts, "PACKAGE_FONT", ("no_such_font_package", "Noto Sans CJK SC"))
+    assert installed("DejaVu Sans") is None
+
+
+def test_monospace_text_gets_the_cjk_font_too(fresh_fonts):
+    with language.using("zh"):
+        assert fonts.family("monospace") == ["monospace", fonts.cjk_font()]
+    with language.using("en"):
+        assert fonts.family("monospace") == ["monospace"]

@@ -1,0 +1,148 @@
+"""The Chinese chapters' saved outputs are Chinese: no English sentence outside an allowlist
+(identifiers, code, units, proper names).
+
+``lecturekit translate build`` runs each Chinese chapter in Chinese (its kernel learns the
+edition from the notebook, :mod:`lecturekit.language`), so what lecturekit prints there comes
+from the catalog. Two lists, to grow:
+
+* :data:`LIBRARY_IN_CHINESE`: chapters where nothing lecturekit prints is English (an English
+  sentence whose words are not all in the printing cell's own code came from the library);
+  a chapter is listed once every lecturekit module it prints through is converted
+  (tools/messages.py ``MARKED``);
+* :data:`ENFORCED`: chapters where no output at all holds an English sentence, i.e. also the
+  chapter's own code prints through lecturekit or ``_()`` (none yet: every chapter prints some
+  English of its own, e.g. ``print(f"... params ...")``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Chinese chapters whose outputs hold no English sentence at all (the list to grow)
+ENFORCED: tuple[str, ...] = ()
+#: Chinese chapters where lecturekit prints no English (their own code cells still may)
+LIBRARY_IN_CHINESE = (
+    "08_training_memory",
+    "10_parallelism_and_collectives",
+    "11_hardware_limits",
+)
+#: what matplotlib prints for a figure (``<Figure size 640x480 with 1 Axes>``): not prose
+FIGURE_REPR = re.compile(r"<Figure size [^>]*>")
+
+#: English words a Chinese output may keep: proper names, units, notation, and the names of
+#: things as the code calls them (a preset, an algorithm, a schedule)
+ALLOWED = set(
+    """
+    nvidia gpu gpus cpu pcie nvlink ib infiniband a100 h100 v100 p100 sxm sxm4 sxm5 pcie4
+    gib gb mib mb kib kb tb tib flop flops tflop tflops pflop byte bytes bit bits s ms us ns
+    fp64 fp32 tf32 bf16 fp16 fp8 int8 e4m3 e5m2 mma
+    gpt llama llama2 llama3 mixtral qwen deepseek claude gemini kimi megatron lm zero fsdp ddp
+    pytorch torch adam adamw sgd lecture classic5 dual mips riscv llvm mca clang gcc rocket u74
+    skylake flash attention ulysses ring tree gpipe interleaved dualpipe zb h1 h2 v half min
+    all reduce gather scatter to true false none
+    """.split()
+)
+#: a run of three or more English words (letters, hyphens, apostrophes)
+SENTENCE = re.compile(r"[A-Za-z][A-Za-z0-9'-]*(?:[ ,;:()]+[A-Za-z][A-Za-z0-9'-]*){2,}")
+#: what is code or an identifier, not prose: registers, snake_case, dotted names, key=value
+CODE = re.compile(r"\$\w+|\w+_\w+|\w+\.\w+|\w+=\S+|`[^`]*`|\b0x[0-9a-fA-F]+")
+
+
+def is_prose(word: str) -> bool:
+    """An English word of prose: three letters or more, no digit, not an allowed word (``TP``,
+    ``B3``, ``x`` are notation)."""
+    plain = re.fullmatch(r"[A-Za-z'-]{3,}", word) is not None
+    return plain and word.lower().strip("'-") not in ALLOWED
+
+
+def english_sentences(text: str) -> list[str]:
+    """Runs of three or more English words in ``text`` that are not all allowed words, once
+    code, identifiers and allowed words are taken out."""
+    found = []
+    for line in FIGURE_REPR.sub(" ", text).splitlines():
+        line = CODE.sub(" ", line)
+        for m in SENTENCE.finditer(line):
+            words = re.findall(r"[A-Za-z][A-Za-z0-9'-]*", m.group(0))
+            prose = [w for w in words if is_prose(w)]
+            if len(prose) >= 3:
+                found.append(m.group(0).strip())
+    return found
+
+
+def output_texts(path: Path) -> list[tuple[str, str]]:
+    """(cell id, text) of every text output of ``path``'s code cells (stream and text/plain;
+    a figure is checked by tests/test_fonts.py, a widget's HTML by the widget tests)."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    found = []
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        for out in cell.get("outputs", []):
+            text = out.get("text") or out.get("data", {}).get("text/plain", "")
+            text = "".join(text) if isinstance(text, list) else text
+            if text:
+                found.append((cell.get("id", "?"), text))
+    return found
+
+
+def test_the_check_finds_english_and_lets_code_names_and_units_through():
+    assert english_sentences("在 lecture 上共 11 个周期，4 个阻塞周期") == []
+    assert english_sentences("GPT-3 (lecture) 2,048 0.8 GiB; NVIDIA A100 SXM4 80 GB") == []
+    assert english_sentences("add $t2, $t0, $t1  list_schedule(g, priority=height)") == []
+    assert english_sentences("0.1 in FP32 bits: 0x3dcccccd, rounded to BF16: 0x3dcd") == []
+    assert english_sentences("the simulated table equals the slide's: True") == [
+        "the simulated table equals the slide's: True"
+    ]
+    assert english_sentences("dp x tp x pp ZeRO    m   TP     PP     DP") == []
+    assert english_sentences("what each step costs, against the step before:") != []
+
+
+def own(sentence: str, source: str) -> bool:
+    """Whether the printing cell's own code wrote ``sentence`` (all its words are in it)."""
+    words = re.findall(r"[A-Za-z'-]+", sentence)
+    return all(w in source for w in words if is_prose(w))
+
+
+def test_printed_by_the_cell_or_by_the_library():
+    source = 'print(f"{n} params, model states {x:.1f} GiB")'
+    assert own("params, model states", source)
+    assert not own("cycles on lecture", source)
+
+
+@pytest.mark.parametrize("name", LIBRARY_IN_CHINESE)
+def test_lecturekit_prints_chinese_in_a_chinese_chapter(name):
+    path = ROOT / "notebooks" / "zh" / f"{name}.ipynb"
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    sources = {c.get("id", "?"): "".join(c["source"]) for c in nb["cells"]}
+    found = [
+        f"cell {cell}: {sentence!r}"
+        for cell, text in output_texts(path)
+        for sentence in english_sentences(text)
+        if not own(sentence, sources[cell])
+    ]
+    assert not found, (
+        f"{path.relative_to(ROOT)}: lecturekit printed English (run `lecturekit translate "
+        f"build {name[:2]}`; if it still does, the text is not in the catalog yet):\n"
+        + "\n".join(found[:40])
+    )
+
+
+@pytest.mark.parametrize("name", ENFORCED)
+def test_a_chinese_chapters_outputs_are_chinese(name):
+    path = ROOT / "notebooks" / "zh" / f"{name}.ipynb"
+    found = [
+        f"cell {cell}: {sentence!r}"
+        for cell, text in output_texts(path)
+        for sentence in english_sentences(text)
+    ]
+    assert not found, (
+        f"{path.relative_to(ROOT)} prints English (run `lecturekit translate build "
+        f"{name[:2]}`; if it still does, the text is not in the catalog yet):\n"
+        + "\n".join(found[:40])
+    )

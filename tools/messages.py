@@ -1,0 +1,715 @@
+"""lecturekit's message catalog: extract, update, compile and check it; find and wrap unmarked text.
+
+Usage (from the course root, with Babel installed: ``pip install -e .[test]``)::
+
+    python tools/messages.py update     # extract every marked message of lecturekit/, merge
+                                        # into locale/zh/LC_MESSAGES/lecturekit.po (new ones
+                                        # empty, changed ones fuzzy with the old translation)
+    python tools/messages.py compile    # .po -> .mo (committed beside it)
+    python tools/messages.py check      # what is untranslated, fuzzy, stale or inconsistent
+    python tools/messages.py find [PATH...]   # user-facing text not marked (default: MARKED)
+    python tools/messages.py wrap FILE...     # mark it: "x" -> _("x"), f"{a} b" ->
+                                        # _("{a} b").format(a=a); review the diff, then
+                                        # `ruff format`; module-level text is listed, not changed
+
+The catalog's rules are in :mod:`lecturekit.language`; ``tests/test_messages.py`` runs
+``check`` and ``find`` (so it fails on a marked message with no Chinese, a stale ``.mo``, or
+text in :data:`MARKED` that is not marked).
+"""
+
+from __future__ import annotations
+
+import ast
+import datetime
+import io
+import re
+import string
+import sys
+import tokenize
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "lecturekit"
+LOCALE = PACKAGE / "locale"
+DOMAIN = "lecturekit"
+TRANSLATED = ("zh",)
+
+#: Where every user-facing string must be marked for translation (``find`` reports an unmarked
+#: one, and the test fails on it). Phase 2 of issue 27 adds the rest of the package, folder by
+#: folder, until this is just ``("lecturekit",)``.
+MARKED = (
+    "lecturekit/__init__.py",
+    "lecturekit/errors.py",
+    "lecturekit/validate.py",
+    "lecturekit/language.py",
+    "lecturekit/i18n.py",
+    "lecturekit/viz",
+    "lecturekit/widgets",
+    "lecturekit/llm",
+    "lecturekit/cli/__init__.py",
+    "lecturekit/cli/argparse_messages.py",
+    "lecturekit/cli/common.py",
+    "lecturekit/cli/memory.py",
+    "lecturekit/cli/translate.py",
+)
+#: inside MARKED, not yet (other work is changing these files)
+NOT_YET = ("lecturekit/llm/pipeline_parallel",)
+
+#: the marking functions (lecturekit.language) and the position of their message arguments
+KEYWORDS = {
+    "_": None,
+    "gettext": None,
+    "N_": None,
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "npgettext": ((1, "c"), 2, 3),
+}
+#: the header every .po keeps (no dates, no tool versions: nothing that changes by itself)
+HEADER = "lecturekit's messages in {language}. Edit msgstr; run `python tools/messages.py compile`."
+
+
+def rel(path: Path) -> str:
+    """``path`` as the course names it (relative to the root where it is inside)."""
+    try:
+        return path.relative_to(ROOT).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def po_path(language: str) -> Path:
+    return LOCALE / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def mo_path(language: str) -> Path:
+    return po_path(language).with_suffix(".mo")
+
+
+def source_files(paths=("lecturekit",)) -> list[Path]:
+    found: set[Path] = set()
+    for p in paths:
+        path = ROOT / p
+        found |= set(path.rglob("*.py")) if path.is_dir() else {path}
+    return sorted(f for f in found if f.is_file())
+
+
+# -- extraction (Babel) ------------------------------------------------------------------------
+def extract():
+    """A Babel catalog template of every marked message in lecturekit/, in file and line
+    order, each with the files it comes from."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.extract import extract_from_file
+
+    template = Catalog(domain=DOMAIN, fuzzy=False)
+    for path in source_files():
+        rel = path.relative_to(ROOT).as_posix()
+        for lineno, message, comments, context in extract_from_file(
+            "python", path, keywords=KEYWORDS, comment_tags=("i18n:",), strip_comment_tags=True
+        ):
+            template.add(message, None, [(rel, lineno)], auto_comments=comments, context=context)
+    return template
+
+
+def _read(language: str):
+    from babel.messages.pofile import read_po
+
+    path = po_path(language)
+    if not path.exists():
+        from babel.messages.catalog import Catalog
+
+        return Catalog(locale=language, domain=DOMAIN)
+    with path.open("rb") as fh:
+        return read_po(fh, locale=language, domain=DOMAIN)
+
+
+def _fix_header(catalog, language: str) -> None:
+    fixed = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+    catalog.project, catalog.version = "lecturekit", "1"
+    catalog.creation_date = catalog.revision_date = fixed
+    catalog.last_translator = catalog.language_team = "lecturekit"
+    catalog.msgid_bugs_address = ""
+    catalog.fuzzy = False
+    catalog.header_comment = "# " + HEADER.format(language=language)
+
+
+def _po_bytes(catalog) -> bytes:
+    from babel.messages.pofile import write_po
+
+    buf = io.BytesIO()
+    write_po(buf, catalog, width=100, ignore_obsolete=True, include_lineno=False)
+    # the one line that names the tool's version would change with every Babel release
+    return re.sub(rb'"Generated-By: .*?\\n"\n', b"", buf.getvalue())
+
+
+def update() -> None:
+    template = extract()
+    for language in TRANSLATED:
+        catalog = _read(language)
+        catalog.update(template, update_creation_date=False)
+        _fix_header(catalog, language)
+        po_path(language).parent.mkdir(parents=True, exist_ok=True)
+        po_path(language).write_bytes(_po_bytes(catalog))
+        print(f"{po_path(language).relative_to(ROOT)}: {len(catalog)} messages")
+
+
+def mo_bytes(language: str) -> bytes:
+    from babel.messages.mofile import write_mo
+
+    buf = io.BytesIO()
+    write_mo(buf, _read(language), use_fuzzy=False)
+    return buf.getvalue()
+
+
+def compile_all() -> None:
+    for language in TRANSLATED:
+        mo_path(language).write_bytes(mo_bytes(language))
+        print(f"wrote {mo_path(language).relative_to(ROOT)}")
+
+
+# -- checks ------------------------------------------------------------------------------------
+def _fields(text: str) -> set[str] | None:
+    try:
+        return {
+            f"{name}!{conv}"
+            for _lit, name, _spec, conv in string.Formatter().parse(text)
+            if name is not None
+        }
+    except ValueError:
+        return None
+
+
+def problems(language: str = "zh") -> list[str]:
+    """Every way the catalog of ``language`` is not complete and current (empty when it is)."""
+    template = extract()
+    catalog = _read(language)
+    found = []
+    for message in template:
+        if not message.id:
+            continue
+        entry = catalog.get(message.id, context=message.context)
+        where = ", ".join(sorted({f for f, _ in message.locations}))
+        shown = message.id if isinstance(message.id, str) else message.id[0]
+        if entry is None:
+            found.append(f"missing: {shown!r} ({where}): run `python tools/messages.py update`")
+        elif entry.fuzzy or not all(
+            entry.string if isinstance(entry.string, tuple) else [entry.string]
+        ):
+            kind = "fuzzy (the English changed)" if entry.fuzzy else "untranslated"
+            found.append(f"{kind}: {shown!r} ({where})")
+        else:
+            ids = entry.id if isinstance(entry.id, tuple) else (entry.id,)
+            strs = entry.string if isinstance(entry.string, tuple) else (entry.string,)
+            want = _fields(ids[-1])
+            for s in strs:
+                if want is not None and _fields(s) != want:
+                    found.append(
+                        f"placeholders differ: {shown!r} has {sorted(want)}, the translation "
+                        f"{sorted(_fields(s) or [])}"
+                    )
+    extracted = {(m.id if isinstance(m.id, str) else m.id[0], m.context) for m in template if m.id}
+    for entry in catalog:
+        key = (entry.id if isinstance(entry.id, str) else entry.id[0], entry.context)
+        if entry.id and key not in extracted:
+            found.append(f"obsolete: {key[0]!r} is in the .po but not in the code: run update")
+    if not mo_path(language).exists() or _mo_messages(
+        mo_path(language).read_bytes()
+    ) != _mo_messages(mo_bytes(language)):
+        found.append(f"stale: {rel(mo_path(language))}: run `python tools/messages.py compile`")
+    return found
+
+
+def _mo_messages(data: bytes) -> dict:
+    import gettext
+
+    table = gettext.GNUTranslations(io.BytesIO(data))._catalog  # noqa: SLF001
+    return {k: v for k, v in table.items() if k != ""}
+
+
+# -- unmarked user-facing text -----------------------------------------------------------------
+PROSE = re.compile(r"[A-Za-z][a-z]+[^\n]*? [^\n]*?[A-Za-z]{2,}")
+#: calls whose string arguments a person reads
+SHOWN_CALLS = {
+    "print",
+    "set_title",
+    "set_xlabel",
+    "set_ylabel",
+    "suptitle",
+    "text",
+    "annotate",
+    "Button",
+    "Label",
+    "HTML",
+    "ToggleButton",
+    "ToggleButtons",
+    "Checkbox",
+    "Dropdown",
+}
+SHOWN_KEYWORDS = {
+    "label",
+    "description",
+    "tooltip",
+    "placeholder",
+    "title",
+    "help",
+    "xlabel",
+    "ylabel",
+    "caption",
+}
+#: calls whose string arguments are names, not text (a key, an attribute, a pattern, a format)
+NAME_CALLS = {
+    "get",
+    "pop",
+    "setdefault",
+    "startswith",
+    "endswith",
+    "removeprefix",
+    "removesuffix",
+    "getattr",
+    "hasattr",
+    "setattr",
+    "import_module",
+    "compile",
+    "match",
+    "fullmatch",
+    "search",
+    "sub",
+    "split",
+    "findall",
+    "observe",
+    "filterwarnings",
+    "simplefilter",
+    "strftime",
+    "encode",
+    "decode",
+    "replace",
+    "join",
+    "partition",
+    "rpartition",
+    "isinstance",
+    "Layout",
+    "TypeVar",
+    "namedtuple",
+    "field",
+    "add_argument_group",
+    "set_defaults",
+    "rc",
+    "rcParams",
+}
+MARKERS = {"_", "gettext", "N_", "ngettext", "pgettext", "npgettext"}
+#: keyword arguments whose strings are names or styles, never shown
+NAME_KEYWORDS = {
+    "textcoords",
+    "xycoords",
+    "scale",
+    "xscale",
+    "yscale",
+    "which",
+    "axis",
+    "loc",
+    "ha",
+    "va",
+    "family",
+    "fontfamily",
+    "weight",
+    "fontweight",
+    "color",
+    "cmap",
+    "linestyle",
+    "ls",
+    "boxstyle",
+    "connectionstyle",
+    "arrowstyle",
+    "mode",
+    "names",
+    "style",
+    "marker",
+    "align",
+    "orientation",
+    "button_style",
+    "bar_style",
+    "dtype",
+    "format",
+    "kind",
+    "interpolation",
+    "aspect",
+    "hatch",
+    "edgecolor",
+    "facecolor",
+    "encoding",
+    "errors",
+    "sep",
+}
+
+
+@dataclass
+class Unmarked:
+    path: Path
+    line: int
+    text: str
+    node: ast.AST
+    module_level: bool
+
+    def __str__(self) -> str:
+        where = " (module level: mark with N_, translate where shown)" if self.module_level else ""
+        return f"{self.path.relative_to(ROOT)}:{self.line}: {self.text[:70]!r}{where}"
+
+
+def _call_name(node: ast.Call) -> str | None:
+    f = node.func
+    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+
+
+def _skipped_lines(source: str) -> set[int]:
+    """Lines with a ``# i18n: not shown`` comment (a string there is not text a person reads) or
+    ``# i18n: as is`` (read as written in every language: a proper name, a formula)."""
+    lines = set()
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type == tokenize.COMMENT and (
+            "i18n: not shown" in tok.string or "i18n: as is" in tok.string
+        ):
+            lines.add(tok.start[0])
+    return lines
+
+
+def _literal_text(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+    return None
+
+
+def unmarked(path: Path) -> list[Unmarked]:
+    """User-facing text in ``path`` not passed to a marking function: a string or f-string that
+    reads as prose (two words or more), or any text given to a call or keyword a person reads
+    (``print``, ``set_xlabel``, ``description=`` ...); not docstrings, keys, names, patterns,
+    comparisons, format specs, nor a line marked ``# i18n: not shown``."""
+    source = path.read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    skip_lines = _skipped_lines(source)
+    parents: dict[int, ast.AST] = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+    excluded: set[int] = set()
+
+    def exclude(node: ast.AST) -> None:
+        for sub in ast.walk(node):
+            excluded.add(id(sub))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt) and node.lineno in skip_lines:
+            exclude(node)  # the marker on a statement's first line covers the statement
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if node.body and isinstance(node.body[0], ast.Expr):
+                exclude(node.body[0].value)  # docstring
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            exclude(node.value)  # attribute docstrings (a string after an assignment)
+        elif isinstance(node, ast.Call):
+            name = _call_name(node)
+            if name in MARKERS or name in NAME_CALLS:
+                exclude(node)
+        elif isinstance(node, ast.Compare):
+            exclude(node)
+        elif isinstance(node, ast.keyword) and node.arg in NAME_KEYWORDS:
+            exclude(node.value)
+        elif isinstance(node, ast.Subscript):
+            exclude(node.slice)
+        elif isinstance(node, ast.Dict):
+            for key in node.keys:
+                if key is not None:
+                    exclude(key)
+        elif isinstance(node, ast.FormattedValue) and node.format_spec is not None:
+            exclude(node.format_spec)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+                exclude(node)
+        elif isinstance(node, ast.JoinedStr):
+            for v in node.values:  # an f-string is one text; its parts are not
+                excluded.add(id(v))
+                if isinstance(v, ast.FormattedValue):
+                    for sub in ast.walk(v.value):
+                        if isinstance(sub, ast.Constant):
+                            excluded.add(id(sub))
+
+    def module_level(node: ast.AST) -> bool:
+        """Evaluated at import (module or class body, a default argument), before anyone can
+        choose a language: it is marked with N_ and translated where shown."""
+        child = node
+        while id(child) in parents:
+            parent = parents[id(child)]
+            if isinstance(parent, ast.arguments):
+                return True
+            if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                return False
+            child = parent
+        return True
+
+    def shown(node: ast.AST) -> bool:
+        parent = parents.get(id(node))
+        if isinstance(parent, ast.keyword) and parent.arg in SHOWN_KEYWORDS:
+            return True
+        if isinstance(parent, ast.Call) and node in parent.args:
+            name = _call_name(parent)
+            return name in SHOWN_CALLS or (name or "").endswith(("Error", "Exception"))
+        return False
+
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in excluded:
+            continue
+        text = _literal_text(node)
+        if text is None or not text.strip():
+            continue
+        lines = range(node.lineno, (node.end_lineno or node.lineno) + 1)
+        if any(n in skip_lines for n in lines):
+            continue
+        words = re.sub(r"<[^>]*>|&\w+;|\{\}", " ", text)  # markup and values are not text
+        if PROSE.search(words) or (shown(node) and re.search(r"[A-Za-z]{2,}", words)):
+            found.append(Unmarked(path, node.lineno, text, node, module_level(node)))
+    return sorted(found, key=lambda u: u.line)
+
+
+def find(paths=MARKED, not_yet=NOT_YET) -> list[Unmarked]:
+    skip = tuple(ROOT / p for p in not_yet)
+    return [
+        u
+        for path in source_files(paths)
+        if not any(path == s or s in path.parents for s in skip)
+        for u in unmarked(path)
+    ]
+
+
+def marked_calls_with_no_literal(paths=("lecturekit",)) -> list[str]:
+    """``_(f"...")``, ``_("a" + b)``, ``_("{n}".format(n=n))``: a marking call whose message is
+    built in place, which no extraction can see (the catalog would never hold it). A name, an
+    attribute or a subscript is fine: text marked with ``N_`` where it was defined."""
+    wrong = []
+    built = (ast.JoinedStr, ast.BinOp, ast.Call, ast.IfExp, ast.BoolOp)
+    for path in source_files(paths):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            spec = KEYWORDS.get(node.func.id, False)
+            if spec is False:
+                continue
+            positions = (
+                [0] if spec is None else [(p[0] if isinstance(p, tuple) else p) - 1 for p in spec]
+            )
+            for k in positions:
+                if k < len(node.args) and isinstance(node.args[k], built):
+                    where = f"{path.relative_to(ROOT)}:{node.lineno}"
+                    wrong.append(f"{where}: {node.func.id}() of text built in place")
+    return wrong
+
+
+def shadowed(paths=("lecturekit",)) -> list[str]:
+    """Functions (and comprehensions) that call ``_()`` where ``_`` is also a local name (``for _
+    in ...``, ``a, _ = ...``): there the call would reach the throwaway value, not the catalog."""
+    scopes = (
+        ast.FunctionDef,
+        ast.AsyncFunctionDef,
+        ast.Lambda,
+        ast.ListComp,
+        ast.SetComp,
+        ast.DictComp,
+        ast.GeneratorExp,
+    )
+    wrong = []
+    for path in source_files(paths):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for scope in ast.walk(tree):
+            if not isinstance(scope, scopes):
+                continue
+            stores, calls = [], []
+            todo = list(ast.iter_child_nodes(scope))
+            while todo:
+                node = todo.pop()
+                if isinstance(
+                    node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+                ):
+                    continue  # its own scope
+                if (
+                    isinstance(node, ast.Name)
+                    and node.id == "_"
+                    and isinstance(node.ctx, ast.Store)
+                ):
+                    stores.append(node.lineno)
+                if isinstance(node, ast.arg) and node.arg == "_":
+                    stores.append(node.lineno)
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id == "_"
+                ):
+                    calls.append(node.lineno)
+                todo.extend(ast.iter_child_nodes(node))
+            if isinstance(scope, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                pass
+            if stores and calls:
+                wrong.append(
+                    f"{rel(path)}:{min(stores)}: `_` is a local name here and _() is called "
+                    f"(line {min(calls)}): rename the throwaway"
+                )
+    return wrong
+
+
+# -- wrapping ----------------------------------------------------------------------------------
+def _name_for(expr: ast.AST, taken: dict[str, str], source: str) -> str:
+    text = ast.get_source_segment(source, expr) or ""
+    for name, seen in taken.items():
+        if seen == text:
+            return name
+    if isinstance(expr, ast.Name):
+        base = expr.id
+    elif isinstance(expr, ast.Attribute):
+        base = expr.attr
+    elif isinstance(expr, ast.Call) and _call_name(expr) == "len" and expr.args:
+        base = "n_" + _name_for(expr.args[0], {}, source)
+    elif isinstance(expr, ast.Call) and _call_name(expr):
+        base = _call_name(expr).strip("_")
+    elif isinstance(expr, ast.Subscript):
+        base = _name_for(expr.value, {}, source)
+    else:
+        base = "value"
+    base = re.sub(r"\W", "_", base).strip("_").lower() or "value"
+    if base in ("self", "cls"):
+        base = "value"
+    name, k = base, 2
+    while name in taken:
+        name, k = f"{base}{k}", k + 1
+    taken[name] = text
+    return name
+
+
+def _literal(text: str, indent: int) -> str:
+    """``text`` as a Python string literal; long text as implicitly joined pieces on their own
+    lines (inside the call's parentheses)."""
+    if len(text) <= 70:
+        return _quote(text)
+    words = re.findall(r"\S+\s*|\s+", text)
+    pieces, line = [], ""
+    for w in words:
+        if line and len(line) + len(w) > 70:
+            pieces.append(line)
+            line = ""
+        line += w
+    pieces.append(line)
+    pad = " " * (indent + 4)
+    return "\n" + "\n".join(pad + _quote(p) for p in pieces) + "\n" + " " * indent
+
+
+def _quote(text: str) -> str:
+    r = repr(text)
+    if r.startswith("'") and '"' not in text:
+        r = '"' + r[1:-1].replace("\\'", "'") + '"'
+    return r
+
+
+def wrapped(node: ast.AST, source: str, indent: int) -> str | None:
+    """The marked form of one string or f-string node (None: too involved, do it by hand)."""
+    if isinstance(node, ast.Constant):
+        return f"_({ast.get_source_segment(source, node)})"
+    parts, args, taken = [], [], {}
+    for v in node.values:
+        if isinstance(v, ast.Constant):
+            parts.append(v.value.replace("{", "{{").replace("}", "}}"))
+            continue
+        name = _name_for(v.value, taken, source)
+        conv = "" if v.conversion == -1 else "!" + chr(v.conversion)
+        spec = ""
+        if v.format_spec is not None:
+            if any(not isinstance(s, ast.Constant) for s in v.format_spec.values):
+                return None
+            spec = ":" + "".join(s.value for s in v.format_spec.values)
+        parts.append("{" + name + conv + spec + "}")
+        if (name, taken[name]) not in args:
+            args.append((name, taken[name]))
+    call = ", ".join(f"{n}={t}" for n, t in args)
+    return f"_({_literal(''.join(parts), indent)}).format({call})"
+
+
+def wrap(path: Path) -> list[Unmarked]:
+    """Mark the unmarked text of ``path`` in place; returns what it left for a person."""
+    source = path.read_text(encoding="utf-8")
+    lines = source.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line.encode("utf-8")))
+    data = source.encode("utf-8")
+    left, edits = [], []
+    for u in unmarked(path):
+        node = u.node
+        if u.module_level:
+            left.append(u)
+            continue
+        indent = len(lines[node.lineno - 1]) - len(lines[node.lineno - 1].lstrip())
+        new = wrapped(node, source, indent)
+        if new is None:
+            left.append(u)
+            continue
+        start = offsets[node.lineno - 1] + node.col_offset
+        end = offsets[node.end_lineno - 1] + node.end_col_offset
+        edits.append((start, end, new.encode("utf-8")))
+    for start, end, new in sorted(edits, reverse=True):
+        data = data[:start] + new + data[end:]
+    text = data.decode("utf-8")
+    if edits and not _imports_marker(text):
+        text = _add_import(text, path)
+    path.write_text(text, encoding="utf-8")
+    return left
+
+
+def _imports_marker(text: str) -> bool:
+    return any(
+        isinstance(node, ast.ImportFrom)
+        and (node.module or "").endswith("language")
+        and any(a.name == "_" for a in node.names)
+        for node in ast.walk(ast.parse(text))
+    )
+
+
+def _add_import(text: str, path: Path) -> str:
+    depth = len(path.relative_to(PACKAGE).parts) - 1
+    line = f"from {'.' * (depth + 1)}language import _\n"
+    tree = ast.parse(text)
+    last = 0
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            last = node.end_lineno
+        elif last:
+            break
+    if not last:  # after the docstring
+        last = tree.body[0].end_lineno if tree.body and isinstance(tree.body[0], ast.Expr) else 0
+    lines = text.splitlines(keepends=True)
+    return "".join(lines[:last] + [line] + lines[last:])
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in ("update", "compile", "check", "find", "wrap"):
+        print(__doc__)
+        return 2
+    action, rest = argv[0], argv[1:]
+    if action == "update":
+        update()
+    elif action == "compile":
+        compile_all()
+    elif action == "check":
+        found = [p for language in TRANSLATED for p in problems(language)]
+        found += marked_calls_with_no_literal()
+        print("\n".join(found) or "the catalog is complete and compiled")
+        return 1 if found else 0
+    elif action == "find":
+        found = find(rest) if rest else find()
+        print("\n".join(map(str, found)) or "no unmarked text")
+        return 1 if found else 0
+    else:
+        for p in rest:
+            for u in wrap(Path(p).resolve()):
+                print(f"by hand: {u}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
