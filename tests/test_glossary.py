@@ -151,8 +151,10 @@ def _zh_prose() -> list[tuple[str, str, str]]:
 
 def variants_in(text: str) -> list[tuple[str, str]]:
     """(variant found, term to use) for every variant of :data:`VARIANTS` in ``text`` (a
-    glossary note that names a variant not to use, （不作“停顿”）, is not a use)."""
+    glossary note that names a variant not to use, （不作“停顿”）, is not a use, and neither is a
+    quotation of the slides or notes in “…”: their words are quoted as they are)."""
     text = re.sub(r"（不作[^）]*）", "", text)
+    text = re.sub(r"“[^”]*”", "", text)
     found = []
     for term, (_english, patterns) in VARIANTS.items():
         for pattern in patterns:
@@ -167,6 +169,8 @@ def test_the_variant_check_finds_what_the_review_found():
     assert variants_in("交互控件与探索器、功能单元、传递归约") == []
     assert [v for v, _t in variants_in("功能部件和部件")] == ["功能部件", "部件"]
     assert variants_in("递归约束下界") == [("递归约束", "递推"), ("递归约束下界", "递推约束下界")]
+    assert variants_in("笔记写的是“每个指令部件每次仅译码一条指令”") == []
+    assert variants_in("“引文”之外的部件") == [("部件", "功能单元")]
 
 
 @pytest.mark.parametrize(
