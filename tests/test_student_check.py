@@ -121,10 +121,7 @@ def test_a_wrong_type_says_which_type_is_expected(grader, env):
 
 
 def test_an_error_in_the_answer_is_one_line_without_frames(grader, env):
-    def descendants(graph, i):
-        return graph.no_such_attribute
-
-    env["descendants"] = descendants
+    exec("def descendants(graph, i):\n    return graph.no_such_attribute", env)
     text = short(grader.check("q5", env).text)
     assert "AttributeError" in text and "no_such_attribute" in text
 
@@ -132,27 +129,21 @@ def test_an_error_in_the_answer_is_one_line_without_frames(grader, env):
 def test_a_function_of_ones_own_passes_in_the_restricted_process(grader, env):
     """Helpers, imports of the standard library, a cache and a global constant of the notebook
     all come along into the ``-I -S`` process."""
-    import functools
-    import math
-
-    base = 0
-
-    def longest(graph, i, memo):
-        if i not in memo:
-            memo[i] = max(
-                [graph["tail"][i]]
-                + [lat + longest(graph, d, memo) for _, d, lat, _ in graph["succs"][i]]
-            )
-        return memo[i]
-
-    @functools.cache
-    def zero():
-        return math.floor(0.5) + base
-
-    def height(graph, i):
-        return longest(graph, i, {}) + zero()
-
-    env.update(height=height, longest=longest, zero=zero, math=math, functools=functools, base=base)
+    exec(
+        "import functools, math\n"
+        "base = 0\n"
+        "def longest(graph, i, memo):\n"
+        "    if i not in memo:\n"
+        "        succ = [lat + longest(graph, d, memo) for _, d, lat, _ in graph['succs'][i]]\n"
+        "        memo[i] = max([graph['tail'][i]] + succ)\n"
+        "    return memo[i]\n"
+        "@functools.cache\n"
+        "def zero():\n"
+        "    return math.floor(0.5) + base\n"
+        "def height(graph, i):\n"
+        "    return longest(graph, i, {}) + zero()\n",
+        env,
+    )
     result = grader.check("q2", env)
     assert result.passed, result.text
     assert "all 2 public" in short(result.text)
@@ -178,8 +169,21 @@ def test_a_function_of_ones_own_passes_in_the_restricted_process(grader, env):
             "import lecturekit.core.bounds as B\ndef height(graph, i):\n    return B.heights(g)[i]",
             "height uses lecturekit",
         ),
+        (
+            "from lecturekit.core.bounds import _longest_paths\n"
+            "def height(graph, i, _h=_longest_paths):\n    return _h",
+            "height uses lecturekit",
+        ),
+        ("from lecturekit.core.bounds import heights as height", "height uses lecturekit"),
     ],
-    ids=["imported-function", "import-inside", "notebook-graph", "module-alias"],
+    ids=[
+        "imported-function",
+        "import-inside",
+        "notebook-graph",
+        "module-alias",
+        "library-default",
+        "library-itself",
+    ],
 )
 def test_a_function_that_leans_on_the_library_is_told_at_check_time(grader, env, source, said):
     exec(source, env)

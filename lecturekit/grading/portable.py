@@ -110,20 +110,20 @@ class _Builder:
             if name not in fn.__globals__:
                 continue  # a builtin, or not defined yet: the call says NameError as usual
             self.globals[name] = {"kind": "pending"}
-            self.globals[name] = self.value(fn.__globals__[name], name, fn.__globals__)
+            self.globals[name] = self.value(fn.__globals__[name], name)
         return {"kind": "ref", "key": key}
 
-    def value(self, value, name: str, looked_up_in: dict | None = None) -> dict:
-        """The entry for ``value``; ``looked_up_in``: the globals it was found in by name (a
-        function found there that belongs to another module is imported by name; one in a
-        closure or a default, or the function asked for, is always carried as code)."""
+    def value(self, value, name: str) -> dict:
+        """The entry for ``value``. A function is carried as code only if it was defined in the
+        notebook (its globals are the notebook's namespace); any other function, found by name,
+        in a closure or as a default, is imported by name over there, so lecturekit's or
+        networkx's code never comes along with a student's function."""
         if isinstance(value, types.ModuleType):
             return {"kind": "import", "module": value.__name__, "attr": None}
         if isinstance(value, types.FunctionType):
-            foreign = value.__module__ not in (None, "__main__") and (
-                looked_up_in is not None and value.__globals__ is not looked_up_in
-            )
-            return self._imported(value, name) if foreign else self.function(value)
+            if value.__globals__ is self.ns:
+                return self.function(value)
+            return self._imported(value, name)
         if isinstance(value, _CACHE) and isinstance(
             getattr(value, "__wrapped__", None), types.FunctionType
         ):
@@ -172,6 +172,8 @@ def recipe(ns: dict, name: str) -> dict:
     elif not isinstance(fn, types.FunctionType):
         what = "not defined" if name not in ns else f"{_describe(fn)}, not a function"
         return {"error": f"{name} is {what}"}
+    elif fn.__globals__ is not ns:  # imported by name over there: says which library it needs
+        return {"root": _Builder(ns, name)._imported(fn, name), "functions": {}, "globals": {}}
     builder = _Builder(ns, name)
     try:
         root = builder.value(fn, name)
