@@ -206,9 +206,10 @@ def package_folders(packages: list[str]) -> list[tuple[str, str]]:
     return found
 
 
-def call_command(exe: str, packages: list[str]) -> list[str]:
-    """The ``bwrap`` command line (with the program) for a library-free callee
-    (:mod:`.callee`): the standard library, and of the site-packages only ``packages``."""
+def call_sandbox(exe: str, packages: list[str]) -> list[str]:
+    """The ``bwrap`` command line (without the program) of a call sandbox: the base
+    interpreter's standard library, every site-packages folder hidden, the callee's three
+    modules in ``/lk/call``, and of the site-packages only ``packages``, in ``/lk/site``."""
     cmd = _system(exe)
     prefix = os.path.realpath(sys.base_prefix)
     if not prefix.startswith("/usr/") and prefix != "/usr":
@@ -222,15 +223,14 @@ def call_command(exe: str, packages: list[str]) -> list[str]:
     for folder, name in allowed:
         cmd += ["--ro-bind", folder, f"{SITE_DIR}/{name}"]
     cmd += _scratch([])
-    cmd += _isolation({"PATH": "/usr/bin:/bin"})
-    return [
-        *cmd,
-        base_python(),
-        "-I",
-        "-S",
-        f"{CALL_DIR}/callee.py",
-        *([SITE_DIR] if allowed else []),
-    ]
+    return cmd + _isolation({"PATH": "/usr/bin:/bin"})
+
+
+def call_command(exe: str, packages: list[str]) -> list[str]:
+    """The ``bwrap`` command line (with the program) for a library-free callee (:mod:`.callee`)."""
+    site = [SITE_DIR] if packages else []
+    program = [base_python(), "-I", "-S", f"{CALL_DIR}/callee.py", *site]
+    return [*call_sandbox(exe, packages), *program]
 
 
 def local_call_command(packages: list[str], folder: Path) -> list[str]:
