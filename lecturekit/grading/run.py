@@ -62,7 +62,18 @@ from pathlib import Path
 
 from ..errors import LectureKitError
 from .calls import CalleeGone, Channel, Functions, Remote
-from .protocol import decode
+from .protocol import (  # noqa: F401 - FRAME_LIMIT ... send: the names this module had before
+    FRAME_LIMIT,
+    Unencodable,
+    decode,
+    encode,
+    encode_or_none,
+    receive_blocking,
+    send,
+)
+from .worker import worker_main  # noqa: F401 - the old module's name
+
+SandboxGone = CalleeGone  # the old name of "the sandbox did not answer in time, or ended"
 
 RESULT_LIMIT = 4 * 2**20  # bytes of the driver's result
 SUBMISSION_BYTES = 64 * 2**20  # a submitted notebook larger than this is not graded

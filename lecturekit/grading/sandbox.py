@@ -44,6 +44,11 @@ from . import limits
 INSIDE = "/sub"
 PACKAGE = Path(__file__).resolve().parent.parent
 
+# the names these limits had here before they moved to :mod:`.limits`
+MEMORY_BYTES = limits.PROCESS_ADDRESS_SPACE
+FILE_BYTES = limits.FILE_BYTES
+EXTRA_PROCESSES = limits.PROCESSES
+
 #: where the callee's three modules appear in a call sandbox, and the allowed packages
 CALL_DIR = "/lk/call"
 SITE_DIR = "/lk/site"
