@@ -55,7 +55,14 @@ def encode(value, depth: int = 0, budget: list | None = None):
     if t is Fraction:
         return ["frac", str(value.numerator), str(value.denominator)]
     if t in (list, tuple, set, frozenset):
-        items = [encode(v, depth + 1, budget) for v in value]
+        if all(type(v) is int for v in value):  # a fast path for the commonest plain data
+            budget[0] -= len(value)
+            items = [["int", str(v)] for v in value]
+        elif all(type(v) is str for v in value):
+            budget[0] -= len(value)
+            items = [["str", v] for v in value]
+        else:
+            items = [encode(v, depth + 1, budget) for v in value]
         return [t.__name__, items]
     if t is dict:
         return [
