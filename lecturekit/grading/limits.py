@@ -86,11 +86,20 @@ def _v2() -> Mechanism | None:
         return None
     if not {"pids", "memory"} <= set(available) or not _writable_dir(base):
         return None
+    control = base / "cgroup.subtree_control"
     try:
-        enabled = (base / "cgroup.subtree_control").read_text().split()
-        if not {"pids", "memory"} <= set(enabled):
-            (base / "cgroup.subtree_control").write_text("+pids +memory")
-    except OSError:  # busy: processes in this group itself (cgroup v2's no-internal-process rule)
+        if not {"pids", "memory"} <= set(control.read_text().split()):
+            try:
+                control.write_text("+pids +memory")
+            except OSError:
+                # busy: this process sits in the group itself (cgroup v2's no-internal-process
+                # rule, e.g. a `systemd-run --scope -p Delegate=yes` scope): move it to a leaf
+                # of its own, then enable the controllers for the job groups beside that leaf
+                leaf = base / f"lecturekit-main-{os.getpid()}"
+                leaf.mkdir(exist_ok=True)
+                (leaf / "cgroup.procs").write_text(str(os.getpid()))
+                control.write_text("+pids +memory")
+    except OSError:  # other processes stay in the group: not ours to move
         return None
     return Mechanism("cgroup2", {"": base})
 
