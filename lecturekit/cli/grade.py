@@ -60,7 +60,8 @@ def register(sub) -> None:
         "--unsafe",
         action="store_true",
         help="grade even if a per-submission limit (processes, memory of all processes "
-        "together, disk) cannot be enforced on this machine (it is named first)",
+        "together, disk) cannot be enforced on this machine (it is named first; default: "
+        "refuse)",
     )
     p.set_defaults(func=run)
 
