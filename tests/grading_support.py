@@ -34,24 +34,13 @@ def exercise_with(master: Path, answers: dict[str, str], extra: list[tuple[str, 
     return nb
 
 
-def wrapper_for(name: str, forbidden: str) -> str:
-    """A function ``name`` that answers by calling the library function ``forbidden``."""
+def library_wrapper(name: str) -> str:
+    """A function ``name`` that answers with the library: lecturekit (imported in the notebook,
+    where the student may explore with it) does the work, and a networkx import stands beside
+    it. Graded, it cannot run: the function's interpreter has neither."""
     return (
+        "import lecturekit, networkx\n"
         f"def {name}(*args, **kwargs):\n"
-        "    import importlib, inspect\n"
-        f"    parts = {forbidden!r}.split('.')\n"
-        "    for cut in range(len(parts) - 1, 0, -1):\n"
-        "        try:\n"
-        "            obj = importlib.import_module('.'.join(parts[:cut]))\n"
-        "        except ImportError:\n"
-        "            continue\n"
-        "        for attr in parts[cut:]:\n"
-        "            get = inspect.getattr_static if isinstance(obj, type) else getattr\n"
-        "            obj = get(obj, attr)\n"
-        "        break\n"
-        "    fn = obj.fget if isinstance(obj, property) else getattr(obj, '__func__', obj)\n"
-        "    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)\n"
-        "    need = [p for p in inspect.signature(fn).parameters.values()\n"
-        "            if p.default is p.empty and p.kind in kinds]\n"
-        "    return fn(*args[: len(need)], *[None] * (len(need) - len(args)))"
+        "    found = lecturekit.core.bounds.heights, networkx.topological_sort\n"
+        "    return found[0](*args)"
     )

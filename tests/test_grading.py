@@ -12,9 +12,10 @@ it makes is compared with exercises/, and the autograder notebook it leaves in t
 is the one the grading run uses. A set is graded only when a selected test asks for it, so
 ``-k 04_list_scheduling`` grades only chapter 04.
 
-The same run grades a hostile submission (issue 14): for every code question, a function that
-answers by calling the library function the question forbids; it must score 0 on each one and
-be told which function it may not use.
+The same run grades a hostile submission (issues 14 and 25): for every code question, a function
+that answers with the library (lecturekit imported in the notebook, networkx beside it); a
+code question's function runs with the standard library only, so it scores 0 on each one and
+the CSV says why.
 """
 
 import csv
@@ -24,7 +25,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from grading_support import exercise_with, wrapper_for
+from grading_support import exercise_with, library_wrapper
 
 from lecturekit.grading import assign_one, autograder_notebook, grade_folder, questions
 from lecturekit.grading.run import make_plan
@@ -64,8 +65,8 @@ def planted_for(master):
 
 
 def code_questions(master: Path, build: Path) -> list[dict]:
-    """The questions of ``master`` answered by a function or value the student writes in code,
-    each with its ``forbidden`` library functions (from the grading plan)."""
+    """The questions of ``master`` answered by a function the student writes (from the grading
+    plan), each with the site-packages it may import (``packages``)."""
     plan = make_plan(master, autograder_notebook(str(master), ROOT / "solutions", build))
     return [q for q in plan["questions"] if q["functions"]]
 
@@ -88,12 +89,9 @@ def graded(build, assigned, tmp_path_factory):
                 shutil.copy(exercise, submissions / f"{master.stem}-Copy1.ipynb")
             for name in planted_for(master):
                 shutil.copy(PLANTED / name, submissions / f"planted-{name}")
-            code = [q for q in code_questions(master, build) if q["forbidden"]]
+            code = code_questions(master, build)
             if code and exercise.exists():
-                answers = {
-                    q["functions"][0]: wrapper_for(q["functions"][0], q["forbidden"][0])
-                    for q in code
-                }
+                answers = {q["functions"][0]: library_wrapper(q["functions"][0]) for q in code}
                 nbformat.write(
                     exercise_with(master, answers, []), str(submissions / "wrapper.ipynb")
                 )
@@ -157,16 +155,23 @@ def test_wrapping_the_library_scores_zero_on_every_code_question(master, build, 
     code = code_questions(master, build)
     if not code:
         pytest.skip("no code questions")
-    for q in code:
-        assert q["forbidden"], (
-            f"{master.stem} {q['name']}: name the library functions that answer it"
-        )
-    # (that the solution still scores 100% with these lists is test_solution_scores_full_marks)
+    # (that every solution still scores 100% on the standard library is
+    # test_solution_scores_full_marks)
     wrapped = graded(master)["grades"]["wrapper.ipynb"]
     for q in code:
+        name = q["functions"][0]
         assert wrapped.scores[q["name"]] == 0, (q["name"], wrapped.notes)
-        said = [n for n in wrapped.notes if n.startswith(f"{q['name']}: ") and "may not use" in n]
-        assert said, (q["name"], wrapped.notes)
+        said = f"{q['name']}: {name} uses lecturekit, which graded functions cannot import"
+        assert any(n.startswith(said) for n in wrapped.notes), (q["name"], wrapped.notes)
+
+
+def test_no_master_keeps_a_forbidden_list():
+    """The ban lists of issue 14 are gone: a question names only the packages it allows."""
+    for master in SOLUTIONS:
+        for cell in nbformat.read(str(master), as_version=4).cells:
+            if cell.cell_type == "raw" and cell.source.startswith("# BEGIN QUESTION"):
+                assert "forbidden" not in cell.source, master.name
+                assert "packages" not in cell.source or "numpy" in cell.source, master.name
 
 
 def test_no_exercise_without_its_solution():

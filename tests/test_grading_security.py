@@ -1,27 +1,35 @@
-"""Grading you can trust (issue 14): every attack a hostile submission tried scores exactly what it
-deserves, a correct submission graded beside it (``--jobs 2``) keeps full marks, and the
+"""Grading you can trust (issues 14 and 25): every attack a hostile submission tried scores exactly
+what it deserves, a correct submission graded beside it (``--jobs 2``) keeps full marks, and the
 instructor's files are byte-identical afterwards.
 
 The attack submissions are generated here from the committed exercise notebook (bounded: the
-runaway cells meet short timeouts) and graded in one ``grade_folder`` run. That a submission
-wrapping the library function which answers a code question scores 0 on it, for every code
-question of every set, is checked in each set's one grading run (tests/test_grading.py).
+runaway cells meet short timeouts) and graded in one ``grade_folder`` run. Issue 25's classes:
+the library answering a code question (the function runs without it: here, and for every code
+question of every set in tests/test_grading.py), mutated arguments (PS10 q5), what the folder
+holds besides regular files (a symlink to the master, a FIFO, a link to /dev/zero), escapes in
+what reaches the CSV, a value that cannot be decoded, and the per-submission limits
+(processes, tmpfs writes, memory of all processes together, a full scratch beside solutions),
+each proved on the sandbox itself and beside graded solutions. The limits need control groups:
+where this machine has none the limit tests skip with the reason, except under ``CI=true``,
+where they fail (README promises them on a machine like CI's).
 """
 
 from __future__ import annotations
 
 import csv
 import hashlib
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 from grading_support import exercise_with
 
-from lecturekit.grading import autograder_notebook, grade_folder, questions
+from lecturekit.grading import autograder_notebook, grade_folder, limits, questions, sandbox
 from lecturekit.grading.protocol import decode, encode
-from lecturekit.grading.sandbox import package_copy
 
 ROOT = Path(__file__).resolve().parents[1]
 PS04 = ROOT / "solutions" / "04_list_scheduling.ipynb"
@@ -289,6 +297,30 @@ def attacks(build: Path) -> dict[str, tuple[object, dict[str, float]]]:
     out["k_raises"] = (exercise_with(PS04, {}, [("", "raise RuntimeError('boom')")]), {})
     out["l_loops"] = (exercise_with(PS04, {}, [("", "while True:\n    pass")]), {})
     out["m_deletes"] = (exercise_with(PS04, {}, [("", deletes)]), {})
+    out["q_escapes\x1b[2K"] = (
+        exercise_with(
+            PS04,
+            {"q1_heights": "q1_heights = type('\\x1b]52;c;ZXZpbA==\\x07\\x1b[1A14/14', (), {})()"},
+            [],
+        ),
+        {},
+    )
+    # the worker is the student's process: patching its encoder forges Fraction(1, 0)
+    forge = (
+        "import gc\n"
+        "for _g in gc.get_objects():\n"
+        "    if isinstance(_g, dict) and 'worker_main' in _g and 'encode' in _g:\n"
+        "        _real = _g['encode']\n"
+        "        _g['encode'] = lambda v, *a, _r=_real: (\n"
+        "            ['frac', '1', '0'] if v == 'forged' else _r(v, *a)\n"
+        "        )"
+    )
+    out["r_forged_value"] = (
+        exercise_with(
+            PS04, {"q1_heights": GOOD_Q1, "q4_length": "q4_length = 'forged'"}, [("", forge)]
+        ),
+        {"q1": 2},
+    )
     return out
 
 
@@ -300,6 +332,9 @@ def test_attacks_score_what_they_deserve_and_touch_nothing(build, tmp_path):
     cases = attacks(build)
     for name, (nb, _) in cases.items():
         nbformat.write(nb, str(folder / f"{name}.ipynb"))
+    (folder / "n_symlink.ipynb").symlink_to(PS04)  # what unzip makes of `zip --symlinks`
+    os.mkfifo(folder / "o_fifo.ipynb")
+    (folder / "p_zero.ipynb").symlink_to("/dev/zero")
     keep = tmp_path / "instructor_file.txt"  # beside the submissions' folder
     keep.write_text("do not delete")
     # the files the attacks go for (other problem sets may be edited by others while this runs)
@@ -311,17 +346,36 @@ def test_attacks_score_what_they_deserve_and_touch_nothing(build, tmp_path):
     assert grades["z_good.ipynb"].scores == pytest.approx(full), grades["z_good.ipynb"].notes
     assert float(rows["z_good.ipynb"]["total"]) == sum(full.values())
     for name, (_, deserved) in cases.items():
-        g = grades[f"{name}.ipynb"]
+        shown = name.replace("\x1b", "\\x1b")
+        g = grades[f"{shown}.ipynb"]
         want = {q: float(deserved.get(q, 0)) for q in full}
         assert g.scores == pytest.approx(want), (name, g.notes)
-        assert float(rows[f"{name}.ipynb"]["total"]) == pytest.approx(sum(want.values()))
+        row = next(r for n, r in rows.items() if n == f"{shown}.ipynb")
+        assert float(row["total"]) == pytest.approx(sum(want.values()))
     assert any("timed out" in n for n in grades["h_runaway_after_q1.ipynb"].notes)
     assert any("timed out" in n for n in grades["l_loops.ipynb"].notes)
     assert grades["k_raises.ipynb"].errors >= 1
-    assert len(rows) == len(cases) + 1
+    assert len(rows) == len(cases) + 4
     wraps = grades["j_wraps_the_library.ipynb"].notes
-    assert any("q2 may not use lecturekit.core.bounds.heights" in n for n in wraps), wraps
-    assert any("q5 may not use lecturekit.core.priorities._descendant_counts" in n for n in wraps)
+    assert any(n.startswith("q2: height uses lecturekit") for n in wraps), wraps
+    assert any(n.startswith("q5: descendants uses PRIORITIES (a dict") for n in wraps), wraps
+    # issue 25: what the folder holds besides regular files gets a row and a note
+    for name, kind in (
+        ("n_symlink", "a symbolic link"),
+        ("o_fifo", "a FIFO"),
+        ("p_zero", "a symbolic link"),
+    ):
+        g = grades[f"{name}.ipynb"]
+        assert g.total == 0 and g.notes == [f"not a regular file ({kind}): not graded"], g.notes
+    # escapes: the file name and the notes reach the CSV and the terminal escaped
+    escaped = next(g for n, g in grades.items() if n.startswith("q_escapes"))
+    assert "\\x1b" in escaped.submission and "\x1b" not in escaped.submission
+    assert any("\\x1b]52;c;" in n for n in escaped.notes), escaped.notes
+    text = (tmp_path / "grades.csv").read_text()
+    assert not any(ord(c) < 32 and c not in "\r\n" or 0x7F <= ord(c) <= 0x9F for c in text)
+    # a value that cannot be decoded costs that answer only
+    forged = grades["r_forged_value.ipynb"]
+    assert any(n.startswith("q4_length: not plain data") for n in forged.notes), forged.notes
 
 
 # -- the pieces ------------------------------------------------------------------------------------
@@ -352,39 +406,30 @@ def test_plain_data_keeps_exact_types_and_refuses_subclasses():
             decode(malformed)
 
 
-def test_forbidden_functions_are_gone_from_the_package_copy(tmp_path):
-    copy = package_copy(
-        {"lecturekit.core.bounds.heights": "q2 may not use lecturekit.core.bounds.heights"},
-        tmp_path / "lecturekit",
-    )
-    text = (copy / "core" / "bounds.py").read_text()
-    assert "q2 may not use lecturekit.core.bounds.heights" in text
-    assert not (copy / "core" / "__pycache__").exists()
-    from lecturekit.errors import LectureKitError
-
-    with pytest.raises(LectureKitError, match="not found"):
-        package_copy({"lecturekit.nope.f": "x"}, tmp_path / "other")
+def test_plain_data_that_cannot_be_decoded_is_a_value_error_only():
+    """A forged value costs one answer (the driver catches ValueError), never the row."""
+    for forged in (
+        ["frac", "1", "0"],
+        ["dict", [[["list", []], ["int", "1"]]]],
+        ["ndarray", "q", [1], ["list", []]],
+    ):
+        with pytest.raises(ValueError):
+            decode(forged)
 
 
 def test_a_course_under_tmp_is_visible_in_the_sandbox(tmp_path, monkeypatch):
     """The sandbox's private /tmp must not hide the package when the course itself lives under
     /tmp (a fresh clone there): binds go on top of the tmpfs."""
-    import subprocess
-    import sys
-
-    from lecturekit.grading import sandbox
-
     exe = sandbox.bwrap()
     site = Path("/tmp") / f"lk-site-{tmp_path.name}"
     try:
-        copy = package_copy({}, site / "copy" / "lecturekit")
+        copy = site / "copy" / "lecturekit"
+        shutil.copytree(sandbox.PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
         monkeypatch.setattr(sandbox, "PACKAGE", site / "lecturekit")
-        scratch = tmp_path / "scratch"
-        scratch.mkdir()
         code = (
             f"import sys; sys.path.insert(0, {str(site)!r}); import lecturekit.errors; print('ok')"
         )
-        cmd = [*sandbox.command(exe, scratch, copy), sys.executable, "-I", "-c", code]
+        cmd = [*sandbox.command(exe, copy), sys.executable, "-I", "-c", code]
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
         assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
     finally:
@@ -436,3 +481,232 @@ def test_stop_kills_the_whole_process_group_even_if_it_ignores_sigterm():
         time.sleep(0.05)
     else:
         raise AssertionError("the child survived")
+
+
+# -- issue 25: the library-free functions' sandbox ---------------------------------------------
+def test_the_call_sandbox_has_the_standard_library_only():
+    """No lecturekit, networkx, numpy or IPython, and the site-packages folders are empty even
+    to a function that puts them back on ``sys.path``; numpy only where allowed."""
+    exe = sandbox.bwrap()
+    code = (
+        "import sys\n"
+        f"sys.path += {sandbox.site_folders()!r}\n"
+        "got = []\n"
+        "for name in ('lecturekit', 'networkx', 'numpy', 'IPython', 'otter'):\n"
+        "    try:\n"
+        "        __import__(name)\n"
+        "        got.append(name)\n"
+        "    except ImportError:\n"
+        "        pass\n"
+        "print(got)"
+    )
+    for packages, allowed in (([], "[]"), (["numpy"], "['numpy']")):
+        cmd = [*sandbox.call_sandbox(exe, packages), sandbox.base_python(), "-I", "-S", "-c"]
+        site = f"import sys\nsys.path.append({sandbox.SITE_DIR!r})\n" if packages else ""
+        done = subprocess.run([*cmd, site + code], capture_output=True, text=True, timeout=60)
+        assert done.stdout.strip() == allowed, done.stderr
+
+
+def mutating_submission(master: Path):
+    """PS10 q5's attack: zero the inputs in place, return zeros of the right shapes."""
+    return exercise_with(
+        master,
+        {
+            "column_parallel": "import numpy as np\n"
+            "def column_parallel(x, a, t):\n"
+            "    x[...] = 0\n"
+            "    a[...] = 0\n"
+            "    return [np.zeros((x.shape[0], b.shape[1])) for b in np.array_split(a, t, axis=1)]"
+        },
+        [],
+    )
+
+
+def test_mutated_arguments_never_reach_the_expected_value(build, tmp_path):
+    """Every call gets fresh copies: zeroing the inputs and returning zeros scores 0 on PS10 q5
+    (it scored full marks when mutated arguments were copied back)."""
+    master = ROOT / "solutions" / "10_parallelism_and_collectives.ipynb"
+    autograder_notebook(str(master), ROOT / "solutions", build)
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    shutil.copy(master, folder / "good.ipynb")
+    nbformat.write(mutating_submission(master), str(folder / "zeroes.ipynb"))
+    grades, _ = grade(master, folder, build, tmp_path, cell_timeout=10, question_timeout=20)
+    assert grades["good.ipynb"].scores == pytest.approx(points(master)), grades["good.ipynb"].notes
+    assert grades["zeroes.ipynb"].scores["q5"] == 0
+
+
+def test_a_test_about_mutation_sees_the_functions_own_copies():
+    """``inputs_after_call`` hands a test the callee's copies after the call; the caller's
+    objects stay as they were."""
+    from lecturekit.grading import inputs_after_call
+    from lecturekit.grading.calls import Functions, Remote
+    from lecturekit.grading.portable import recipe
+
+    ns = {"__name__": "__main__"}
+    exec("def clear(xs):\n    xs.clear()\n    return len(xs)", ns)
+    functions = Functions(
+        lambda: subprocess.Popen(
+            sandbox.local_call_command([], Path("/nonexistent")),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        ),
+        {"clear": recipe(ns, "clear")},
+        10,
+    )
+    try:
+        functions.start_question("q")
+        mine = [1, 2, 3]
+        value, (after,) = inputs_after_call(Remote(functions, "clear"), mine)
+        assert (value, after, mine) == (0, [], [1, 2, 3])
+    finally:
+        functions.drop()
+
+
+# -- issue 25: limits per submission ------------------------------------------------------------
+def need_groups():
+    if limits.mechanism() is None:
+        reason = "no control groups here (not root, no delegated cgroup v2 subtree)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI must prove the per-submission limits the README promises: {reason}")
+        pytest.skip(reason)
+
+
+def sandboxed(code: str, tmp_path: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    """``code`` in a cells' sandbox inside a fresh job group, as a submission's cell runs."""
+    need_groups()
+    exe = sandbox.bwrap()
+    group = limits.mechanism().new_job(f"lecturekit-test-{os.getpid()}-{tmp_path.name}")
+    try:
+        return subprocess.run(
+            [*sandbox.command(exe, sandbox.PACKAGE), sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            preexec_fn=sandbox.limiter(120, group),
+            start_new_session=True,
+        )
+    finally:
+        group.close()
+
+
+def test_300_processes_are_refused_past_the_limit(tmp_path):
+    code = (
+        "import os, time\n"
+        "made = 0\n"
+        "for _ in range(300):\n"
+        "    try:\n"
+        "        pid = os.fork()\n"
+        "    except OSError:\n"
+        "        break\n"
+        "    if pid == 0:\n"
+        "        time.sleep(20)\n"
+        "        os._exit(0)\n"
+        "    made += 1\n"
+        "print(made, flush=True)\n"
+        "os._exit(0)"
+    )
+    done = sandboxed(code, tmp_path)
+    made = int(done.stdout.split()[0])
+    assert 5 <= made < limits.PROCESSES, done.stdout
+
+
+def test_1_gib_of_tmpfs_writes_stops_at_the_caps(tmp_path):
+    """/tmp, /dev/shm and the scratch directory are capped; / and /dev are read-only."""
+    code = (
+        "import os\n"
+        "block = b'x' * (1 << 20)\n"
+        "for place in ('/tmp', '/dev/shm', '/sub', '/', '/dev'):\n"
+        "    written = 0\n"
+        "    try:\n"
+        "        with open(os.path.join(place, 'fill'), 'wb') as fh:\n"
+        "            while written < 1024:\n"
+        "                fh.write(block)\n"
+        "                fh.flush()\n"
+        "                written += 1\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "    print(place, written, flush=True)"
+    )
+    done = sandboxed(code, tmp_path)
+    written = dict(line.split() for line in done.stdout.splitlines())
+    assert int(written["/tmp"]) <= limits.TMP_BYTES >> 20, done.stdout
+    assert int(written["/dev/shm"]) <= limits.SHM_BYTES >> 20, done.stdout
+    assert int(written["/sub"]) <= limits.SCRATCH_BYTES >> 20, done.stdout
+    assert written["/"] == written["/dev"] == "0", done.stdout
+
+
+def test_memory_counts_all_processes_together(tmp_path):
+    """Three children of 600 MiB each (1.8 GiB, each one under the per-process cap) cannot all
+    live in one submission's 1 GiB."""
+    code = (
+        "import os, time\n"
+        "kids = []\n"
+        "for _ in range(3):\n"
+        "    pid = os.fork()\n"
+        "    if pid == 0:\n"
+        "        block = bytearray(600 << 20)\n"
+        "        for k in range(0, len(block), 4096):\n"
+        "            block[k] = 1\n"
+        "        time.sleep(3)\n"
+        "        os._exit(0)\n"
+        "    kids.append(pid)\n"
+        "alive = sum(os.waitpid(pid, 0)[1] == 0 for pid in kids)\n"
+        "print(alive, flush=True)"
+    )
+    done = sandboxed(code, tmp_path)
+    assert done.stdout.strip() in ("0", "1"), (done.stdout, done.returncode)
+
+
+def test_a_full_scratch_and_a_fork_bomb_beside_solutions_take_nothing_from_them(build, tmp_path):
+    """Submissions that fill every writable place and then sleep, hold their processes or fill
+    memory, graded with --jobs 2 between copies of the solution: the solutions keep full marks."""
+    need_groups()
+    autograder_notebook(str(PS04), ROOT / "solutions", build)
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    fill = (
+        "import os, time\n"
+        "for place in ('/sub', '/tmp', '/dev/shm'):\n"
+        "    try:\n"
+        "        with open(os.path.join(place, 'fill'), 'wb') as fh:\n"
+        "            while True:\n"
+        "                fh.write(b'x' * (1 << 20))\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "time.sleep(4)"
+    )
+    bomb = (
+        "import os, time\n"
+        "for _ in range(300):\n"
+        "    try:\n"
+        "        if os.fork() == 0:\n"
+        "            time.sleep(30)\n"
+        "    except OSError:\n"
+        "        break\n"
+        "time.sleep(4)"
+    )
+    hog = "blocks = []\nwhile True:\n    blocks.append(bytearray(64 << 20))"
+    attackers = {"a_fill": fill, "c_bomb": bomb, "e_hog": hog}
+    for name, source in attackers.items():
+        nbformat.write(exercise_with(PS04, {}, [("", source)]), str(folder / f"{name}.ipynb"))
+    for name in ("b_good", "d_good", "f_good"):
+        shutil.copy(PS04, folder / f"{name}.ipynb")
+    grades, _ = grade(PS04, folder, build, tmp_path, cell_timeout=8, question_timeout=20, jobs=2)
+    for name in ("b_good", "d_good", "f_good"):
+        g = grades[f"{name}.ipynb"]
+        assert g.scores == pytest.approx(points(PS04)) and g.errors == 0, (name, g.notes)
+    for name in attackers:
+        assert grades[f"{name}.ipynb"].total == 0
+
+
+def test_an_unenforceable_limit_refuses_unless_unsafe(build, monkeypatch):
+    from lecturekit.errors import LectureKitError
+    from lecturekit.grading.run import Grader
+
+    autograder = autograder_notebook(str(PS04), ROOT / "solutions", build)
+    monkeypatch.setattr(limits, "unenforced", lambda exe: ["memory of all processes together"])
+    with pytest.raises(LectureKitError, match="--unsafe"):
+        Grader(PS04, autograder)
+    with Grader(PS04, autograder, unsafe=True) as grader:
+        assert grader.unenforced == ["memory of all processes together"]

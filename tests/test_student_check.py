@@ -1,7 +1,9 @@
 """The student's side of a problem set: the first cell works under any file name and from any
 working directory, and ``grader.check`` says in one or two lines what is right and what to fix
 (the test's own message; "not answered yet"; the type expected), never doctest or traceback
-frames. Checked through otter's Notebook API and in a real kernel."""
+frames. Checked through otter's Notebook API and in a real kernel. A code question's public tests
+call the student's function as grading does: re-created in a ``python -I -S`` process with the
+standard library only, so a function that leans on lecturekit or networkx is told so here."""
 
 import shutil
 from pathlib import Path
@@ -11,6 +13,7 @@ import pytest
 
 from lecturekit.core.bounds import lower_bound
 from lecturekit.core.list_sched import list_schedule
+from lecturekit.grading import plain_graph
 from lecturekit.grading.check import Grader, ProblemSetNotFound, find_notebook, is_unanswered
 from lecturekit.target.deps import analyze
 
@@ -51,6 +54,7 @@ def env():
         "gp": analyze(P, "lecture").graph,
         "list_schedule": list_schedule,
         "lower_bound": lower_bound,
+        "plain_graph": plain_graph,
     }
 
 
@@ -117,12 +121,75 @@ def test_a_wrong_type_says_which_type_is_expected(grader, env):
 
 
 def test_an_error_in_the_answer_is_one_line_without_frames(grader, env):
-    def descendants(graph, i):
-        return graph.no_such_attribute
-
-    env["descendants"] = descendants
+    exec("def descendants(graph, i):\n    return graph.no_such_attribute", env)
     text = short(grader.check("q5", env).text)
     assert "AttributeError" in text and "no_such_attribute" in text
+
+
+def test_a_function_of_ones_own_passes_in_the_restricted_process(grader, env):
+    """Helpers, imports of the standard library, a cache and a global constant of the notebook
+    all come along into the ``-I -S`` process."""
+    exec(
+        "import functools, math\n"
+        "base = 0\n"
+        "def longest(graph, i, memo):\n"
+        "    if i not in memo:\n"
+        "        succ = [lat + longest(graph, d, memo) for _, d, lat, _ in graph['succs'][i]]\n"
+        "        memo[i] = max([graph['tail'][i]] + succ)\n"
+        "    return memo[i]\n"
+        "@functools.cache\n"
+        "def zero():\n"
+        "    return math.floor(0.5) + base\n"
+        "def height(graph, i):\n"
+        "    return longest(graph, i, {}) + zero()\n",
+        env,
+    )
+    result = grader.check("q2", env)
+    assert result.passed, result.text
+    assert "all 2 public" in short(result.text)
+
+
+@pytest.mark.parametrize(
+    "source, said",
+    [
+        (
+            "from lecturekit.core.bounds import heights\n"
+            "def height(graph, i):\n    return heights(g)[i]",
+            "height uses lecturekit",
+        ),
+        (
+            "def height(graph, i):\n    import networkx\n    return graph['tail'][i]",
+            "No module named 'networkx'",
+        ),
+        (
+            "def height(graph, i):\n    return g.ops[i].tail + 0 * len(graph)",
+            "height uses g (a lecturekit.core.graph.Graph from the notebook)",
+        ),
+        (
+            "import lecturekit.core.bounds as B\ndef height(graph, i):\n    return B.heights(g)[i]",
+            "height uses lecturekit",
+        ),
+        (
+            "from lecturekit.core.bounds import _longest_paths\n"
+            "def height(graph, i, _h=_longest_paths):\n    return _h",
+            "height uses lecturekit",
+        ),
+        ("from lecturekit.core.bounds import heights as height", "height uses lecturekit"),
+    ],
+    ids=[
+        "imported-function",
+        "import-inside",
+        "notebook-graph",
+        "module-alias",
+        "library-default",
+        "library-itself",
+    ],
+)
+def test_a_function_that_leans_on_the_library_is_told_at_check_time(grader, env, source, said):
+    exec(source, env)
+    result = grader.check("q2", env)
+    assert not result.passed
+    assert said in short(result.text), result.text
 
 
 def test_a_right_answer_passes_and_mentions_hidden_tests(grader, env):

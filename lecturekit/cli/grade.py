@@ -56,6 +56,13 @@ def register(sub) -> None:
         metavar="N",
         help="submissions graded at once, each in its own process (default: 1)",
     )
+    p.add_argument(
+        "--unsafe",
+        action="store_true",
+        help="grade even if a per-submission limit (processes, memory of all processes "
+        "together, disk) cannot be enforced on this machine (it is named first; default: "
+        "refuse)",
+    )
     p.set_defaults(func=run)
 
 
@@ -70,19 +77,38 @@ def run(args) -> int:
             raise LectureKitError(
                 f"--{name.replace('_', '-')} {getattr(args, name)}: give seconds > 0"
             )
+    from ..grading import autograder_notebook, find_master, limits
+    from ..grading.grade import printable
+    from ..grading.run import Grader
+    from ..grading.sandbox import bwrap
+
     paths = course_paths(args)
-    grades = grade_folder(
-        args.chapter,
-        args.submissions,
-        args.output,
-        solutions=paths["solutions"],
-        build=paths["build"],
-        cell_timeout=args.cell_timeout,
-        question_timeout=args.question_timeout,
-        jobs=args.jobs,
-    )
-    for g in grades:
-        note = f"  ({'; '.join(g.notes)})" if g.notes else ""
+    exe = bwrap()
+    missing = limits.unenforced(exe)
+    for what in missing:  # said up front, before any submission runs
+        print(f"warning: cannot enforce the limit on {what}")
+    if missing and not args.unsafe:
+        raise LectureKitError(
+            "refusing to grade: a submission could take this machine down (limits above). Grade "
+            "as root or in a delegated cgroup v2 subtree, or give --unsafe"
+        )
+    print(limits.how_enforced(exe))
+    master = find_master(args.chapter, paths["solutions"])
+    autograder = autograder_notebook(str(master), paths["solutions"], paths["build"])
+    with Grader(
+        master, autograder, args.cell_timeout, args.question_timeout, unsafe=args.unsafe
+    ) as grader:
+        grades = grade_folder(
+            args.chapter,
+            args.submissions,
+            args.output,
+            solutions=paths["solutions"],
+            build=paths["build"],
+            jobs=args.jobs,
+            grader=grader,
+        )
+    for g in grades:  # file names and notes are already printable (escaped, capped)
+        note = f"  ({printable('; '.join(g.notes), 600)})" if g.notes else ""
         print(f"{g.submission}: {g.total:g}{note}")
     print(f"wrote {args.output} ({len(grades)} submissions)")
     return 0

@@ -22,9 +22,13 @@ The folder, in the order a problem set travels through it:
 * :mod:`~lecturekit.grading.grade` -- a folder of submissions -> one CSV row per student;
 * :mod:`~lecturekit.grading.run` -- one submission: the trusted driver and the parent's side;
 * :mod:`~lecturekit.grading.worker` -- what runs inside the sandbox: the submission's cells;
-* :mod:`~lecturekit.grading.protocol` -- the plain data worker and driver exchange over a pipe;
-* :mod:`~lecturekit.grading.sandbox` -- bubblewrap, limits, and the package copy with forbidden
-  functions disabled.
+* :mod:`~lecturekit.grading.portable` -- a student's function as a recipe (code and what it uses);
+* :mod:`~lecturekit.grading.callee` -- the library-free interpreter a function is called in;
+* :mod:`~lecturekit.grading.calls` -- the trusted side of those calls (fresh plain-data copies);
+* :mod:`~lecturekit.grading.plain` -- course objects as the plain data a function receives;
+* :mod:`~lecturekit.grading.protocol` -- the plain data the processes exchange over pipes;
+* :mod:`~lecturekit.grading.sandbox` -- bubblewrap: the cells' and the functions' sandboxes;
+* :mod:`~lecturekit.grading.limits` -- per-submission processes, memory and disk.
 
 Grading imports nothing of lecturekit but :mod:`lecturekit.errors` and :mod:`lecturekit.i18n`.
 """
@@ -41,7 +45,15 @@ from .assign import (
     questions,
     stable_cell_ids,
 )
-from .grade import Grade, autograder_notebook, find_master, grade_folder, grade_submission
+from .grade import (
+    Grade,
+    autograder_notebook,
+    find_master,
+    grade_folder,
+    grade_submission,
+    printable,
+)
+from .plain import inputs_after_call, plain_graph, plain_program
 
 __all__ = [
     "COURSE_MARKERS",
@@ -57,6 +69,10 @@ __all__ = [
     "find_master",
     "grade_folder",
     "grade_submission",
+    "inputs_after_call",
+    "plain_graph",
+    "plain_program",
+    "printable",
     "questions",
     "stable_cell_ids",
 ]

@@ -78,6 +78,9 @@ def assign_one(master: Path, exercises: Path, build: Path) -> Path:
         raise LectureKitError(f"{master}: otter assign made no init cell (set init_cell: true)")
     stable_cell_ids(student, [c.get("id") for c in source.cells])
     student.metadata["lecturekit"] = {"answers": answer_types(source)}
+    packages = allowed_packages(source)
+    if packages:
+        student.metadata["lecturekit"]["packages"] = packages
     exercises.mkdir(parents=True, exist_ok=True)
     target = exercises / master.name
     nbformat.write(student, str(target))
@@ -192,6 +195,21 @@ def answer_types(master_nb) -> dict[str, dict[str, str | None]]:
                     if isinstance(target, ast.Name):
                         names[target.id] = kind
     return {q: names for q, names in found.items() if names}
+
+
+def allowed_packages(master_nb) -> dict[str, list[str]]:
+    """Per code question that allows some, the site-packages its functions may import
+    (``packages:`` in the ``# BEGIN QUESTION`` config), for ``grader.check``."""
+    import yaml
+
+    found = {}
+    for cell in master_nb.cells:
+        text = cell.source.strip()
+        if cell.cell_type == "raw" and text.startswith("# BEGIN QUESTION"):
+            config = yaml.safe_load(text.split("\n", 1)[1] if "\n" in text else "") or {}
+            if config.get("packages"):
+                found[str(config.get("name"))] = [str(p) for p in config["packages"]]
+    return found
 
 
 def assign_all(solutions: Path, exercises: Path, build: Path) -> list[Path]:

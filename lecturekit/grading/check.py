@@ -11,6 +11,13 @@ JupyterLab runs the kernel and whatever the student named their copy, then hands
   test that fails without a message, the failing line; an answer of the wrong type says which type
   the problem set expects (recorded from the solution by ``lecturekit assign``).
 
+A code question's public tests run as grading runs them: each of the question's functions is
+re-created from its recipe (:mod:`.portable`) in a ``python -I -S`` process beside the kernel,
+with the standard library only (and the packages the question allows, such as numpy), and the
+tests call it there on fresh plain-data copies (:mod:`.calls`). A function that needs lecturekit,
+networkx or a notebook object fails its check here, with the one-line reason, not later in the
+grade. (This process is not a sandbox: it teaches the restriction grading enforces.)
+
 In the Chinese edition (a notebook whose ``metadata.lecturekit.edition`` is ``"zh"``, written by
 ``lecturekit translate build``) every line is Chinese: these phrases, the type names, and the
 test's own assertion message through the edition's ``messages`` table
@@ -20,6 +27,7 @@ test's own assertion message through the edition's ``messages`` table
 from __future__ import annotations
 
 import ast
+import contextlib
 import dis
 import doctest
 import json
@@ -351,6 +359,44 @@ def feedback(
     return "\n".join(line if len(line) <= 400 else line[:397] + "..." for line in lines)
 
 
+#: seconds a question's public tests may spend in the student's functions
+CHECK_SECONDS = 60
+
+
+@contextlib.contextmanager
+def restricted(global_env: dict, functions: list[str], packages: list[str]):
+    """``global_env`` with each of ``functions`` replaced by a stand-in that calls it in a
+    ``python -I -S`` process (standard library and ``packages`` only), as grading does."""
+    import subprocess
+    import tempfile
+
+    from .calls import Functions, Remote
+    from .portable import recipe
+    from .sandbox import local_call_command
+
+    with tempfile.TemporaryDirectory(prefix="lk-check-") as folder:
+        command = local_call_command(packages, Path(folder))
+
+        def start():
+            return subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                cwd=folder,
+                start_new_session=True,
+            )
+
+        calls = Functions(start, {n: recipe(global_env, n) for n in functions}, CHECK_SECONDS)
+        calls.start_question("check")
+        env = dict(global_env)
+        env.update({n: Remote(calls, n) for n in functions})
+        try:
+            yield env
+        finally:
+            calls.drop()
+
+
 class Grader:
     """``otter.Notebook`` for a problem set, found under any name; checks say a line or two."""
 
@@ -369,11 +415,19 @@ class Grader:
         #: of the public tests' assertion messages (English template -> translated template)
         self.edition: str = str(ours.get("edition") or "en")
         self.messages: dict[str, str] = dict(ours.get("messages") or {})
+        #: per code question, the site-packages its functions may import (numpy)
+        self.packages: dict[str, list[str]] = dict(ours.get("packages") or {})
 
     def check(self, question: str, global_env: dict | None = None) -> Feedback:
         if global_env is None:
             global_env = sys._getframe(1).f_globals
-        result = self.otter.check(question, global_env=global_env)
+        functions = [n for n, t in self.expected.get(question, {}).items() if t == "function"]
+        ready = [n for n in functions if n in global_env and not is_unanswered(global_env[n])]
+        if functions and len(ready) == len(functions):
+            with restricted(global_env, functions, self.packages.get(question, [])) as env:
+                result = self.otter.check(question, global_env=env)
+        else:
+            result = self.otter.check(question, global_env=global_env)
         text = feedback(
             question,
             result,

@@ -1,9 +1,16 @@
 """Grading a folder of submissions: each one in its own sandboxed run (:mod:`.run`), one CSV row
-per student, one column per question; manual questions are listed for the instructor."""
+per student, one column per question; manual questions are listed for the instructor.
+
+Everything from a submission that reaches the CSV or a terminal (its file name, the notes: an
+exception's message, a value's description) goes through :func:`printable` first: control
+characters (C0, C1, DEL: ANSI/OSC escapes that erase lines, fake output or write the clipboard)
+become ``\\xNN`` escapes, and the length is capped."""
 
 from __future__ import annotations
 
 import csv
+import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +42,26 @@ def find_master(chapter: str, solutions: Path) -> Path:
             f"problem sets: {names}"
         )
     return matches[0]
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+NOTE_CHARACTERS = 300
+
+
+def printable(text: object, limit: int = NOTE_CHARACTERS) -> str:
+    """``text`` safe for a terminal or a CSV cell: control characters (C0, C1, DEL, and the
+    Unicode line separators and direction overrides) as ``\\xNN``/``\\uNNNN`` escapes, and at
+    most ``limit`` characters (then ``...``)."""
+    text = str(text)
+    if len(text) > 4 * limit:
+        text = text[: 4 * limit]
+    escaped = _CONTROL.sub(
+        lambda m: (
+            f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}"
+        ),
+        text,
+    )
+    return escaped if len(escaped) <= limit else escaped[: limit - 3] + "..."
 
 
 # -- grading one submission: see lecturekit.grading.run (sandbox + trusted test run) --------
@@ -81,7 +108,12 @@ def grade_submission(
         with Grader(master, autograder, cell_timeout, question_timeout, submission_timeout) as g:
             return grade_submission(submission, autograder, grader=g)
     data = grader.grade(submission)
-    return Grade(submission.name, scores=data["scores"], notes=data["notes"], errors=data["errors"])
+    return Grade(
+        printable(submission.name),
+        scores=data["scores"],
+        notes=[printable(n) for n in data["notes"]],
+        errors=data["errors"],
+    )
 
 
 def grade_folder(
@@ -93,33 +125,37 @@ def grade_folder(
     cell_timeout: float = 30,
     question_timeout: float = 30,
     jobs: int = 1,
+    *,
+    unsafe: bool = False,
+    grader=None,
 ) -> list[Grade]:
-    """Grade every ``*.ipynb`` in ``submissions`` (files or folders) into the CSV ``output``."""
+    """Grade every ``*.ipynb`` in ``submissions`` (files or folders) into the CSV ``output``.
+
+    Folders are walked without following symbolic links; every entry named ``*.ipynb`` gets a
+    row, and one that is not a regular file (a symlink, a FIFO, a device) a row with a note (see
+    :func:`lecturekit.grading.run.read_submission`). ``unsafe``: grade even where a limit cannot
+    be enforced (:class:`lecturekit.grading.run.Grader`); ``grader``: a prepared one to reuse.
+    """
     from concurrent.futures import ThreadPoolExecutor
 
     master = find_master(chapter, solutions)
     autograder = autograder_notebook(str(master), solutions, build)
-    files: list[Path] = []
-    for item in submissions:
-        if item.is_dir():
-            files.extend(
-                sorted(p for p in item.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
-            )
-        elif item.suffix == ".ipynb":
-            files.append(item)
-        else:
-            raise LectureKitError(f"{item}: not a notebook or a folder of notebooks")
+    files = submission_files(submissions)
     if not files:
         raise LectureKitError(
             "no submissions (*.ipynb) found in " + ", ".join(map(str, submissions))
         )
+    from contextlib import nullcontext
+
     from .run import Grader
 
-    with (
-        Grader(master, autograder, cell_timeout, question_timeout) as grader,
-        ThreadPoolExecutor(max_workers=max(1, jobs)) as pool,
-    ):
-        grades = list(pool.map(lambda f: grade_submission(f, autograder, grader=grader), files))
+    made = (
+        nullcontext(grader)
+        if grader is not None
+        else Grader(master, autograder, cell_timeout, question_timeout, unsafe=unsafe)
+    )
+    with made as g, ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        grades = list(pool.map(lambda f: grade_submission(f, autograder, grader=g), files))
     qs = questions(master)
     auto = [q for q in qs if not q.manual]
     manual = [q for q in qs if q.manual]
@@ -141,13 +177,34 @@ def grade_folder(
         for g, f in zip(grades, files, strict=True):
             writer.writerow(
                 [
-                    str(f),
+                    printable(f, 1000),
                     *[f"{g.scores.get(q.name, 0.0):g}" for q in auto],
                     f"{g.total:g}",
                     f"{possible:g}",
                     " ".join(f"{q.name}({q.points:g})" for q in manual),
                     g.errors,
-                    "; ".join(g.notes),
+                    printable("; ".join(g.notes), 2000),
                 ]
             )
     return grades
+
+
+def submission_files(submissions: list[Path]) -> list[Path]:
+    """The ``*.ipynb`` entries of ``submissions`` (files, or folders walked without following
+    symbolic links, ``.ipynb_checkpoints`` left out), of any file type: grading says which ones
+    are not regular files."""
+    files: list[Path] = []
+    for item in submissions:
+        if item.is_dir() and not item.is_symlink():
+            found = []
+            for root, dirs, names in os.walk(item, followlinks=False):
+                dirs[:] = sorted(d for d in dirs if d != ".ipynb_checkpoints")
+                entries = names + [d for d in dirs if d.endswith(".ipynb")]
+                found.extend(Path(root) / n for n in entries if n.endswith(".ipynb"))
+                dirs[:] = [d for d in dirs if not d.endswith(".ipynb")]
+            files.extend(sorted(found))
+        elif item.suffix == ".ipynb":
+            files.append(item)
+        else:
+            raise LectureKitError(f"{printable(item)}: not a notebook or a folder of notebooks")
+    return files

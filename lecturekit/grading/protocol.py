@@ -55,7 +55,14 @@ def encode(value, depth: int = 0, budget: list | None = None):
     if t is Fraction:
         return ["frac", str(value.numerator), str(value.denominator)]
     if t in (list, tuple, set, frozenset):
-        items = [encode(v, depth + 1, budget) for v in value]
+        if all(type(v) is int for v in value):  # a fast path for the commonest plain data
+            budget[0] -= len(value)
+            items = [["int", str(v)] for v in value]
+        elif all(type(v) is str for v in value):
+            budget[0] -= len(value)
+            items = [["str", v] for v in value]
+        else:
+            items = [encode(v, depth + 1, budget) for v in value]
         return [t.__name__, items]
     if t is dict:
         return [
@@ -86,7 +93,18 @@ def encode(value, depth: int = 0, budget: list | None = None):
 
 
 def decode(data, depth: int = 0):
-    """The value encoded by :func:`encode`; raises ``ValueError`` on anything malformed."""
+    """The value encoded by :func:`encode`; raises ``ValueError`` (and nothing else) on anything
+    malformed, so a forged value (``Fraction(1, 0)``, a huge shape) costs one answer, never the
+    submission's whole row."""
+    try:
+        return _decode(data, depth)
+    except ValueError:
+        raise
+    except (TypeError, ArithmeticError, RecursionError, MemoryError, KeyError) as exc:
+        raise ValueError(f"malformed value ({type(exc).__name__})") from None
+
+
+def _decode(data, depth: int = 0):
     if depth > 62 or not isinstance(data, list) or not data or type(data[0]) is not str:
         raise ValueError("malformed value")
     tag, rest = data[0], data[1:]
@@ -118,17 +136,22 @@ def decode(data, depth: int = 0):
     if tag == "frac" and len(rest) == 2 and all(type(r) is str and len(r) < 5000 for r in rest):
         return Fraction(int(rest[0]), int(rest[1]))
     if tag in ("list", "tuple", "set", "frozenset"):
-        items = [decode(v, depth + 1) for v in one(list)]
+        items = [_decode(v, depth + 1) for v in one(list)]
         return {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset}[tag](items)
     if tag == "dict":
         out = {}
         for pair in one(list):
             if not isinstance(pair, list) or len(pair) != 2:
                 raise ValueError("malformed dict")
-            out[decode(pair[0], depth + 1)] = decode(pair[1], depth + 1)
+            out[_decode(pair[0], depth + 1)] = _decode(pair[1], depth + 1)
         return out
     if tag in ("ndarray", "npscalar"):
-        import numpy as np
+        np = sys.modules.get("numpy")
+        if np is None:
+            try:
+                import numpy as np
+            except ImportError:
+                raise ValueError("an array, and numpy is not available here") from None
 
         dtype = np.dtype(rest[0]) if rest and type(rest[0]) is str else None
         if dtype is None or dtype.kind not in _NUMPY_KINDS:
@@ -137,12 +160,12 @@ def decode(data, depth: int = 0):
             shape = tuple(rest[1])
             if not all(type(n) is int and n >= 0 for n in shape):
                 raise ValueError("malformed shape")
-            flat = decode(rest[2], depth + 1)
+            flat = _decode(rest[2], depth + 1)
             if not isinstance(flat, list) or len(flat) != math.prod(shape):
                 raise ValueError("malformed array")
             return np.array(flat, dtype=dtype).reshape(shape)
         if tag == "npscalar" and len(rest) == 2:
-            return dtype.type(decode(rest[1], depth + 1))
+            return dtype.type(_decode(rest[1], depth + 1))
     raise ValueError(f"malformed value (tag {tag!r})")
 
 

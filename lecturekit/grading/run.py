@@ -4,79 +4,65 @@ Threat model: a submission is hostile Python. Inside one Python process nothing 
 code is trustworthy once the student's code has run (it can patch ``otter``, ``lecturekit``,
 builtins, the output stream, ...). So no score is ever computed where student code runs:
 
-1. **Sandbox** (:mod:`lecturekit.grading.sandbox`, bubblewrap). A *worker* process executes the
-   submission's code cells one by one (an in-process IPython shell: magics and ``get_ipython()``
-   work, no Jupyter kernel, no sockets) and answers two kinds of requests over a pipe: "give the
-   values of these names" and "call your function ``f`` with these arguments". It sees no
-   solutions, no autograder, no other submission, and can write only its own scratch directory.
-2. **Trusted driver** (one plain child process per submission, no student code ever runs in
-   it). It reads the master notebook's setup code and the autograder's tests (public *and*
-   hidden), prepared and validated by the parent before any submission runs, executes the setup
-   cells itself, and runs otter's own test runner (``OKTestFile``) in a namespace where
+1. **The cells' sandbox** (:mod:`lecturekit.grading.sandbox`, bubblewrap). A *worker* process
+   executes the submission's code cells one by one (an in-process IPython shell: magics and
+   ``get_ipython()`` work, no Jupyter kernel, no sockets), with lecturekit there for exploring as
+   in the student's notebook, and answers two requests over a pipe: "give the values of these
+   names" (plain data) and "give the recipes of these functions" (:mod:`.portable`: code and
+   what it refers to). It sees no solutions, no autograder, no other submission.
+2. **The functions' sandbox.** A code question's function is re-created from its recipe in an
+   interpreter with the standard library only (``python -I -S``, site-packages hidden; numpy
+   where the question's ``packages:`` allows it), and called there (:mod:`.calls`,
+   :mod:`.callee`). The library cannot answer for the student because it is not there: no ban
+   list to keep complete. A function that needs lecturekit, networkx or a notebook object fails
+   with a one-line reason, noted in the CSV.
+3. **Trusted driver** (one plain child process per submission, no student code ever runs in
+   it). It executes the master notebook's setup cells itself and runs otter's own test runner
+   (``OKTestFile``'s rules) on the autograder's tests (public *and* hidden), in a namespace where
 
-   * every name the tests need from the *course* (``g``, ``heights``, ``list_schedule``,
-     ``PRIORITIES``, ...) comes from the master's setup, so a submission that shadows them
-     changes nothing, and hidden tests compute their expected values with trusted lecturekit;
-   * every *answer value* (``q1_heights``) is a copy decoded from tagged plain data (JSON with
-     exact types: ``int``, ``float``, ``str``, ``list``, ``tuple``, ``set``, ``dict``,
-     ``Fraction``, numpy arrays/scalars of numeric dtype...). The sandbox refuses subclasses and
-     other objects (``type(x) is int``, not ``isinstance``), so an ``int`` subclass with
-     ``__eq__`` returning ``True`` is no answer at all;
-   * every *answer function* (``height``) is a proxy: each call sends the (trusted) arguments
-     into the sandbox (pickled; an object passed again is sent once and then named by a
-     handle), and takes back only a plain-data result, decoded as above. Arguments that are
-     plain containers (lists, dicts, sets, arrays) come back too, and are written into the
-     trusted ones if the function changed them, so "must not modify its input" tests still see
-     a modification.
+   * every name the tests need from the *course* comes from the master's setup, so a submission
+     that shadows them changes nothing, and hidden tests compute expected values with lecturekit;
+   * every *answer value* is a copy decoded from tagged plain data with exact types (an ``int``
+     subclass whose ``__eq__`` returns ``True`` is no answer); a value that cannot be decoded
+     scores 0 for that answer only, with a note;
+   * every *answer function* is a :class:`lecturekit.grading.calls.Remote`: each call sends
+     fresh plain-data copies of its (trusted) arguments, so an expected value computed after
+     the call comes from pristine inputs, and a test about mutation compares against its own
+     copy (:func:`lecturekit.grading.plain.inputs_after_call`).
 
-   Record/replay (run the tests in the sandbox, replay the recorded calls in the trusted run)
-   was the alternative; calling through the sandbox is simpler and exact: the trusted tests
-   decide every argument, so nothing recorded can be forged or go stale.
+   The driver prints one JSON document; the parent reads nothing else.
+4. **Limits per submission** (:mod:`.limits`): its sandboxes join one control group (processes,
+   and memory of all of them together, tmpfs included) and write only size-capped tmpfs mounts,
+   so one submission cannot take the machine or its neighbours' marks. Each cell gets
+   ``cell_timeout`` (a soft interrupt from inside, then the kill); a killed cells' sandbox is
+   restarted past the runaway cell, so answers given before it still count; each question's
+   calls share ``question_timeout``; the parent kills the driver's process group at the
+   submission's limit. Every temporary directory and group is removed in ``finally`` blocks.
+5. **The submission file** is read by the parent with ``lstat`` and ``O_NOFOLLOW``, only if it
+   is a regular file, in bounded chunks up to a size cap; the driver reads that copy. A symlink,
+   FIFO or device gets a row with a note instead.
 
-   The driver prints one JSON document; the parent reads nothing else. Whatever the submission
-   prints, forges or writes never reaches it, and no "score" comes out of the sandbox at all.
-3. **The student's own work.** A master notebook may name, per code question, the library
-   functions that would answer it (``forbidden`` in the ``# BEGIN QUESTION`` config, see
-   CONTRIBUTING.md). Answer functions are then called in a second sandbox whose ``lecturekit``
-   is a generated copy in which those functions' bodies raise "qN may not use ..." (see
-   :func:`lecturekit.grading.sandbox.package_copy`): the code is not in that process, on disk or
-   importable, so globals, aliases, module attributes, fresh imports and introspection all find
-   only the stub. One copy serves all the code questions of a set, so a function one question
-   forbids is unavailable to the others' functions too (every solution is graded against it, so
-   a list that breaks a solution fails ``tests/test_grading.py``). Answer *values* are taken
-   from the first, unrestricted run (a "by hand" answer may be checked with the library).
-4. **Time limits that hold.** Each cell gets ``cell_timeout`` (a soft interrupt from inside,
-   then the driver kills the sandbox's process group); a killed sandbox is restarted and the
-   cells before the runaway one are run again, so answers given before it still count. Each
-   question's calls into the sandbox share ``question_timeout``. The parent kills the driver's
-   whole process group at the submission's limit; sandboxes die with their driver. Every
-   temporary directory is removed in ``finally`` blocks (and the parent removes the job's
-   directory whatever happened to the driver).
-
-The code follows the processes: :mod:`.worker` is what runs in the sandbox, :mod:`.protocol` what
-the two sides exchange, and this module the trusted driver (:func:`drive`, started as
-``python -m lecturekit.grading.run _drive``) and the parent's :class:`Grader`.
+The code follows the processes: :mod:`.worker` runs the cells, :mod:`.callee` the functions,
+:mod:`.protocol` is what they exchange, and this module is the trusted driver (:func:`drive`,
+started as ``python -m lecturekit.grading.run _drive``) and the parent's :class:`Grader`.
 """
 
 from __future__ import annotations
 
 import ast
-import base64
 import json
 import math
 import os
-import pickle
-import select
 import shutil
-import struct
+import stat
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from ..errors import LectureKitError
-from .protocol import (  # noqa: F401 - encode_or_none, receive_blocking: the old module's names
+from .calls import CalleeGone, Channel, Functions, Remote
+from .protocol import (  # noqa: F401 - FRAME_LIMIT ... send: the names this module had before
     FRAME_LIMIT,
     Unencodable,
     decode,
@@ -87,9 +73,14 @@ from .protocol import (  # noqa: F401 - encode_or_none, receive_blocking: the ol
 )
 from .worker import worker_main  # noqa: F401 - the old module's name
 
+SandboxGone = CalleeGone  # the old name of "the sandbox did not answer in time, or ended"
+
 RESULT_LIMIT = 4 * 2**20  # bytes of the driver's result
+SUBMISSION_BYTES = 64 * 2**20  # a submitted notebook larger than this is not graded
 MAX_RESTARTS = 3
 GRACE = 3.0  # seconds between the soft interrupt and the kill
+#: site-packages a code question may allow its function to import (``packages:`` in its config)
+ALLOWED = ("numpy",)
 
 
 def _skipped(source: str) -> bool:
@@ -97,37 +88,17 @@ def _skipped(source: str) -> bool:
     return source.lstrip().startswith("# Initialize Otter")
 
 
-def _write_back(target, data) -> None:
-    """Make the trusted argument ``target`` hold what the sandbox's copy holds after a call."""
-    if encode_or_none(target) == data:
-        return
-    value = decode(data)
-    if type(target) is list and type(value) is list:
-        target[:] = value
-    elif type(target) is dict and type(value) is dict:
-        target.clear()
-        target.update(value)
-    elif type(target) is set and type(value) is set:
-        target.clear()
-        target.update(value)
-    elif type(target).__name__ == "ndarray" and getattr(value, "shape", None) == target.shape:
-        target[...] = value
-
-
 # -- the driver: trusted, one per submission ---------------------------------------------------
-class SandboxGone(Exception):
-    """The sandbox did not answer in time, or ended."""
-
-
 class Session:
     """One sandboxed worker running a submission's cells."""
 
-    def __init__(self, bwrap: str, scratch: Path, package: Path, budget: float):
+    def __init__(self, job: Job, package: Path):
         from .sandbox import command, limiter
 
-        self.proc = subprocess.Popen(
+        notebooks = [(job.notebook, name) for name in job.notebook_names]
+        proc = subprocess.Popen(
             [
-                *command(bwrap, scratch, package),
+                *command(job.bwrap, package, notebooks),
                 sys.executable,
                 "-m",
                 "lecturekit.grading.worker",
@@ -136,80 +107,40 @@ class Session:
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
-            preexec_fn=limiter(budget),
+            preexec_fn=limiter(job.cpu_budget, job.group),
         )
-        self.buffer = b""
+        self.channel = Channel(proc)
         try:
-            self.request({}, 120, send_it=False)  # wait for "ready"
+            self.channel.receive(120)  # "ready"
         except BaseException:
             self.close()
             raise
 
-    def request(self, message: dict, timeout: float, send_it: bool = True) -> dict:
-        if send_it:
-            try:
-                send(self.proc.stdin.fileno(), message)
-            except OSError as exc:
-                raise SandboxGone("ended") from exc
-        deadline = time.monotonic() + timeout
-        fd = self.proc.stdout.fileno()
-        while True:
-            if len(self.buffer) >= 4:
-                (n,) = struct.unpack(">I", self.buffer[:4])
-                if n > FRAME_LIMIT:
-                    raise SandboxGone("sent an oversized message")
-                if len(self.buffer) >= 4 + n:
-                    frame, self.buffer = self.buffer[4 : 4 + n], self.buffer[4 + n :]
-                    try:
-                        reply = json.loads(frame)
-                    except ValueError as exc:
-                        raise SandboxGone("sent a malformed message") from exc
-                    if not isinstance(reply, dict):
-                        raise SandboxGone("sent a malformed message")
-                    return reply
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise SandboxGone("timed out")
-            ready, _, _ = select.select([fd], [], [], left)
-            if ready:
-                chunk = os.read(fd, 1 << 20)
-                if not chunk:
-                    raise SandboxGone("ended")
-                self.buffer += chunk
+    def request(self, message: dict, timeout: float) -> dict:
+        self.channel.send(message)
+        return self.channel.receive(timeout)
 
     def close(self) -> None:
-        from .sandbox import stop
-
-        for stream in (self.proc.stdin, self.proc.stdout):
-            try:
-                stream.close()
-            except OSError:
-                pass
-        stop(self.proc, grace=0.5)
+        self.channel.close()
 
 
 class Runner:
     """Runs a submission's cells in a sandbox, restarting it past cells that hang or kill it."""
 
-    def __init__(self, job, package: Path, cells: list[tuple[int, str]], record: bool):
-        self.job, self.package, self.cells, self.record = job, package, cells, record
+    def __init__(self, job: Job, package: Path, cells: list[tuple[int, str]]):
+        self.job, self.package, self.cells = job, package, cells
         self.skip: set[int] = set()
         self.session: Session | None = None
         self.restarts = 0
-        self.handles: dict[int, int] = {}
-        self.keep: list = []
 
     def start(self) -> Session | None:
         """A session with every cell run (once); ``None`` if it cannot be made to run."""
         while self.session is None:
             if self.restarts > MAX_RESTARTS:
                 return None
-            scratch = Path(tempfile.mkdtemp(prefix="lk-sandbox-", dir=self.job.dir))
-            for name in self.job.notebook_names:
-                shutil.copyfile(self.job.submission, scratch / name)
             try:
-                session = Session(self.job.bwrap, scratch, self.package, self.job.cpu_budget)
-            except SandboxGone:
+                session = Session(self.job, self.package)
+            except CalleeGone:
                 self.job.note("the sandbox did not start")
                 return None
             self.session = session
@@ -221,115 +152,38 @@ class Runner:
                     reply = session.request(
                         {"op": "cell", "source": source, "timeout": t}, t + GRACE
                     )
-                except SandboxGone as exc:
+                except CalleeGone as exc:
                     self.skip.add(index)
-                    session.close()
-                    self.session = None
-                    self.restarts += 1
-                    if self.record:
-                        self.job.errors += 1
-                        self.job.note(
-                            f"cell {number} timed out after {t:g}s"
-                            if str(exc) == "timed out"
-                            else f"the submission's process ended in cell {number}"
-                        )
+                    self.drop()
+                    self.job.errors += 1
+                    self.job.note(
+                        f"cell {number} timed out after {t:g}s"
+                        if str(exc) == "timed out"
+                        else f"the submission's process ended in cell {number}"
+                    )
                     break
-                if self.record:
-                    self.job.errors += not reply.get("ok")
-                    if reply.get("timeout"):
-                        self.job.note(f"cell {number} timed out after {t:g}s")
-            else:
-                self.record = False  # a restart (after a later failed call) stays quiet
+                self.job.errors += not reply.get("ok")
+                if reply.get("timeout"):
+                    self.job.note(f"cell {number} timed out after {t:g}s")
         return self.session
 
-    def pack(self, args: tuple, kwargs: dict) -> list:
-        """Arguments for a call: simple ones pickled, others sent once and then named by handle
-        (the same trusted graph passed 1000 times is pickled once per sandbox)."""
-        packed = []
-        for key, value in [*((None, a) for a in args), *kwargs.items()]:
-            if type(value) in (int, float, str, bool, type(None)):
-                packed.append([key, "v", value])
-                continue
-            handle = self.handles.get(id(value))
-            if handle is None:
-                handle = len(self.keep)
-                self.keep.append(value)  # keeps id(value) unique while the handle is in use
-                self.handles[id(value)] = handle
-                data = base64.b64encode(pickle.dumps(value)).decode()
-                packed.append([key, "new", handle, data])
-            else:
-                packed.append([key, "h", handle])
-        return packed
-
     def drop(self) -> None:
-        self.handles, self.keep = {}, []
         if self.session is not None:
             self.session.close()
             self.session = None
             self.restarts += 1
 
 
-class Remote:
-    """A trusted stand-in for a student's function: calls it in the sandbox, returns plain data."""
-
-    def __init__(self, job, name: str):
-        self.job, self.name = job, name
-        self.__name__ = name
-
-    def __call__(self, *args, **kwargs):
-        job = self.job
-        left = job.left
-        if left <= 0:
-            raise TimeoutError(f"{job.question} ran out of its {job.question_timeout:g}s")
-        session = job.calls.start()
-        if session is None:
-            raise RuntimeError(f"{self.name} is not available: the submission did not run")
-        try:
-            payload = job.calls.pack(args, kwargs)
-        except Exception as exc:  # noqa: BLE001
-            raise TypeError(f"cannot pass these arguments to {self.name}: {exc}") from None
-        began = time.monotonic()
-        try:
-            reply = session.request(
-                {"op": "call", "name": self.name, "args": payload, "timeout": left}, left + GRACE
-            )
-        except SandboxGone:
-            job.calls.drop()
-            job.left = job.timed_out = 0
-            raise TimeoutError(f"{job.question} ran out of its {job.question_timeout:g}s") from None
-        job.left -= time.monotonic() - began
-        if "raise" in reply:
-            if reply.get("timeout"):
-                job.left = job.timed_out = 0
-            message = str(reply["raise"])[:2000]
-            if " may not use " in message:
-                job.forbidden_used.setdefault(job.question, message.split(": ", 1)[-1])
-            raise AssertionError(f"{self.name} raised {message}")
-        try:
-            after = reply.get("after") if isinstance(reply.get("after"), dict) else {}
-            passed = [*args, *kwargs.values()]
-            for key, data in after.items():
-                if key.isdigit() and int(key) < len(passed):
-                    _write_back(passed[int(key)], data)
-            return decode(reply.get("value"))
-        except (ValueError, TypeError, OverflowError) as exc:
-            raise AssertionError(f"{self.name} returned something that is not plain data") from exc
-
-
 class Job:
-    def __init__(self, plan: dict, submission: Path, job_dir: Path, packages: dict, bwrap: str):
-        self.plan, self.submission, self.dir, self.bwrap = plan, submission, job_dir, bwrap
-        self.packages = packages
+    def __init__(self, plan: dict, notebook: Path, name: str, job_dir: Path, group):
+        self.plan, self.notebook, self.dir, self.group = plan, notebook, job_dir, group
+        self.bwrap = plan["bwrap"]
         self.cell_timeout = float(plan["cell_timeout"])
         self.question_timeout = float(plan["question_timeout"])
         self.cpu_budget = float(plan["submission_timeout"]) + 30
-        self.notebook_names = sorted({submission.name, plan["notebook_name"]})
+        self.notebook_names = sorted({name, plan["notebook_name"]})
         self.notes: list[str] = []
         self.errors = 0
-        self.question = ""
-        self.left = 0.0  # seconds the current question may still spend in the sandbox
-        self.timed_out: int | None = None
-        self.forbidden_used: dict[str, str] = {}
 
     def note(self, text: str) -> None:
         if text not in self.notes:
@@ -360,52 +214,95 @@ def _code_cells(path: Path) -> list[tuple[int, str]]:
     return out
 
 
-def drive(plan: dict, submission: Path, job_dir: Path, packages: dict, bwrap: str) -> dict:
+def drive(plan: dict, notebook: Path, name: str, job_dir: Path, group=None) -> dict:
     """Grade one submission; the returned scores come only from the trusted test run."""
-    job = Job(plan, submission, job_dir, packages, bwrap)
-    scores: dict[str, float] = {}
+    from .sandbox import PACKAGE
+
+    job = Job(plan, notebook, name, job_dir, group)
     try:
-        cells = _code_cells(submission)
+        cells = _code_cells(notebook)
     except Exception as exc:  # noqa: BLE001 - an unreadable notebook scores 0
         return {"scores": {}, "notes": [f"unreadable notebook: {str(exc)[:200]}"], "errors": 0}
     value_names = [n for q in plan["questions"] for n in q["values"]]
     function_names = [n for q in plan["questions"] for n in q["functions"]]
-    first = Runner(job, Path(packages["open"]), cells, record=True)
+    runner = Runner(job, PACKAGE, cells)
     values: dict[str, object] = {}
+    recipes: dict = {}
     try:
-        session = first.start()
-        if session is not None and value_names:
-            try:
-                reply = session.request({"op": "values", "names": value_names}, 60)
-                got = reply.get("values") if isinstance(reply.get("values"), dict) else {}
-            except SandboxGone:
-                got = {}
-            for name in value_names:
-                item = got.get(name)
-                if isinstance(item, dict) and "value" in item:
-                    try:
-                        values[name] = decode(item["value"])
-                    except (ValueError, TypeError, OverflowError):
-                        job.note(f"{name}: not plain data")
-                elif isinstance(item, dict) and "bad" in item:
-                    job.note(f"{name}: {str(item['bad'])[:200]}")
-        if function_names and packages.get("closed"):
-            first.drop()
-            job.calls = Runner(job, Path(packages["closed"]), cells, record=False)
-            job.calls.skip = set(first.skip)
-        else:
-            job.calls = first
-        scores = _trusted_tests(plan, job, values, function_names)
+        session = runner.start()
+        if session is not None:
+            values = _values(session, value_names, job)
+            if function_names:
+                try:
+                    reply = session.request({"op": "recipes", "names": function_names}, 60)
+                    got = reply.get("recipes")
+                    recipes = got if isinstance(got, dict) else {}
+                except CalleeGone:
+                    job.note("the submission's functions could not be read")
     finally:
-        first.drop()
-        if getattr(job, "calls", None) is not None:
-            job.calls.drop()
-    for question, message in job.forbidden_used.items():
-        job.note(f"{question}: {message}")
+        runner.drop()
+    calls = _functions(plan, job, recipes)
+    try:
+        scores = _trusted_tests(plan, job, values, calls)
+    finally:
+        for functions in calls.values():
+            functions.drop()
     return {"scores": scores, "notes": job.notes, "errors": job.errors}
 
 
-def _trusted_tests(plan: dict, job: Job, values: dict, function_names: list[str]) -> dict:
+def _values(session: Session, names: list[str], job: Job) -> dict:
+    """The answer values, decoded one by one: a value that cannot be decoded scores 0 for that
+    answer only, with a note."""
+    if not names:
+        return {}
+    try:
+        reply = session.request({"op": "values", "names": names}, 60)
+        got = reply.get("values") if isinstance(reply.get("values"), dict) else {}
+    except CalleeGone:
+        got = {}
+    values = {}
+    for name in names:
+        item = got.get(name)
+        if isinstance(item, dict) and "value" in item:
+            try:
+                values[name] = decode(item["value"])
+            except ValueError as exc:
+                job.note(f"{name}: not plain data ({exc})")
+        elif isinstance(item, dict) and "bad" in item:
+            job.note(f"{name}: {str(item['bad'])[:200]}")
+    return values
+
+
+def _functions(plan: dict, job: Job, recipes: dict) -> dict[str, Functions]:
+    """Per question, the library-free process its functions are called in: one per set of
+    allowed packages (most sets: one, the standard library only)."""
+    from .sandbox import call_command, limiter
+
+    by_packages: dict[tuple, dict] = {}
+    for q in plan["questions"]:
+        key = tuple(q.get("packages") or ())
+        wanted = by_packages.setdefault(key, {})
+        for name in q["functions"]:
+            wanted[name] = recipes.get(name, {"error": f"{name} is not defined"})
+    made: dict[tuple, Functions] = {}
+    for key, subset in by_packages.items():
+        command = call_command(job.bwrap, list(key))
+
+        def start(command=command):
+            return subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+                preexec_fn=limiter(job.cpu_budget, job.group),
+            )
+
+        made[key] = Functions(start, subset, job.question_timeout)
+    return {q["name"]: made[tuple(q.get("packages") or ())] for q in plan["questions"]}
+
+
+def _trusted_tests(plan: dict, job: Job, values: dict, calls: dict[str, Functions]) -> dict:
     import contextlib
     import io
 
@@ -413,17 +310,18 @@ def _trusted_tests(plan: dict, job: Job, values: dict, function_names: list[str]
     sink = io.StringIO()
     with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
         exec(compile(plan["setup"], "<master notebook setup>", "exec"), setup)  # noqa: S102
-    remotes = {name: Remote(job, name) for name in function_names}
     scores = {}
     for q in plan["questions"]:
+        functions = calls[q["name"]]
         env = dict(setup)
         env.update(values)
-        env.update(remotes)
-        job.question = q["name"]
-        job.left, job.timed_out = job.question_timeout, None
+        env.update({name: Remote(functions, name) for name in q["functions"]})
+        functions.start_question(q["name"])
         scores[q["name"]] = run_ok_test(q["tests"], env)
-        if job.timed_out == 0:
+        if functions.timed_out:
             job.note(f"{q['name']} timed out after {job.question_timeout:g}s")
+        if q["name"] in functions.unusable:
+            job.note(f"{q['name']}: {functions.unusable[q['name']]}")
     return scores
 
 
@@ -478,7 +376,7 @@ def _markers(cell) -> str:
 
 
 def make_plan(master: Path, autograder: Path) -> dict:
-    """Setup code, answer names, tests and forbidden functions of a problem set (validated)."""
+    """Setup code, answer names, tests and allowed packages of a problem set (validated)."""
     import nbformat
     import yaml
 
@@ -493,11 +391,23 @@ def make_plan(master: Path, autograder: Path) -> dict:
         if marker.startswith("# BEGIN QUESTION"):
             text = cell.source.strip()
             config = yaml.safe_load(text.split("\n", 1)[1] if "\n" in text else "") or {}
+            if "forbidden" in config:
+                raise LectureKitError(
+                    f"{master}: question {config.get('name')}: `forbidden:` is gone (a code "
+                    "question's function runs without lecturekit); remove it, and name the "
+                    "site-packages it may import under `packages:` (numpy) if any"
+                )
+            packages = config.get("packages") or []
+            if not isinstance(packages, list) or not all(p in ALLOWED for p in packages):
+                raise LectureKitError(
+                    f"{master}: question {config.get('name')}: `packages:` may list only "
+                    f"{', '.join(ALLOWED)}, got {packages!r}"
+                )
             current = {
                 "name": str(config.get("name")),
                 "points": float(config.get("points", 1)),
                 "manual": bool(config.get("manual")),
-                "forbidden": [str(f) for f in config.get("forbidden") or []],
+                "packages": sorted(str(p) for p in packages),
                 "values": [],
                 "functions": [],
             }
@@ -538,18 +448,7 @@ def make_plan(master: Path, autograder: Path) -> dict:
             raise LectureKitError(f"{autograder}: no tests for question {q['name']}")
         q["tests"] = tests[q["name"]]
         q["values"] = [v for v in q["values"] if v not in q["functions"]]
-    forbidden: dict[str, list[str]] = {}
-    for q in auto:
-        for name in q["forbidden"]:
-            forbidden.setdefault(name, []).append(q["name"])
-    return {
-        "notebook_name": master.name,
-        "setup": "\n".join(setup),
-        "questions": auto,
-        "forbidden": {
-            name: f"{' and '.join(qs)} may not use {name}" for name, qs in forbidden.items()
-        },
-    }
+    return {"notebook_name": master.name, "setup": "\n".join(setup), "questions": auto}
 
 
 def _python_only(source: str) -> str:
@@ -560,22 +459,77 @@ def _python_only(source: str) -> str:
 
 
 def driver_main(argv: list[str]) -> int:
-    plan_path, submission, job_dir = argv
+    plan_path, notebook, name, job_dir, group_paths = argv
     plan = json.loads(Path(plan_path).read_text())
+    from .limits import JobGroup
 
-    result = drive(plan, Path(submission), Path(job_dir), plan["packages"], plan["bwrap"])
+    group = JobGroup.adopt(json.loads(group_paths))
+    result = drive(plan, Path(notebook), name, Path(job_dir), group)
     sys.stdout.write(json.dumps(result))
     sys.stdout.flush()
     return 0
 
 
 # -- the parent's side --------------------------------------------------------------------------
+class NotGradable(LectureKitError):
+    """A submission that is not a regular file, or too large (the row says which)."""
+
+
+def read_submission(path: Path, limit: int = SUBMISSION_BYTES) -> bytes:
+    """The bytes of a submitted notebook: only a regular file (``lstat``: no symlink followed),
+    opened with ``O_NOFOLLOW | O_NONBLOCK`` (a FIFO swapped in cannot block), checked again on
+    the open file, and read in bounded chunks up to ``limit`` bytes (a file that grows while it
+    is read cannot make this process grow)."""
+    try:
+        info = os.lstat(path)
+    except OSError as exc:
+        raise NotGradable(f"cannot be read ({exc.strerror})") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise NotGradable(f"not a regular file ({_kind(info.st_mode)}): not graded")
+    if info.st_size > limit:
+        raise NotGradable(f"larger than {limit >> 20} MiB: not graded")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as exc:
+        raise NotGradable(f"cannot be read ({exc.strerror})") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotGradable("not a regular file: not graded")
+        chunks, size = [], 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > limit:
+                raise NotGradable(f"larger than {limit >> 20} MiB: not graded")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _kind(mode: int) -> str:
+    for test, name in (
+        (stat.S_ISLNK, "a symbolic link"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISDIR, "a folder"),
+    ):
+        if test(mode):
+            return name
+    return "not a file"
+
+
 class Grader:
     """Grades submissions of one problem set; prepare once, then :meth:`grade` each notebook.
 
     The master and its autograder are read and validated here, before any submission runs, and
-    the restricted package copy is generated once. Use as a context manager (removes its
-    temporary directory on every path).
+    the limits are checked: if one cannot be enforced on this machine (:func:`.limits.unenforced`)
+    this raises unless ``unsafe`` (then :attr:`unenforced` lists them). Use as a context manager
+    (removes its temporary directory on every path).
     """
 
     def __init__(
@@ -585,23 +539,32 @@ class Grader:
         cell_timeout: float = 30,
         question_timeout: float = 30,
         submission_timeout: float | None = None,
+        *,
+        unsafe: bool = False,
     ):
-        from .sandbox import PACKAGE, bwrap, package_copy
+        from . import limits
+        from .sandbox import bwrap, package_folders
 
         self.exe = bwrap()
+        self.unenforced = limits.unenforced(self.exe)
+        if self.unenforced and not unsafe:
+            raise LectureKitError(
+                "these per-submission limits cannot be enforced on this machine: "
+                + "; ".join(self.unenforced)
+                + ". Grade as root or in a delegated cgroup v2 subtree (README, 'What grading "
+                "defends against'), or give --unsafe to grade without them"
+            )
+        self.mechanism = limits.mechanism()
         self.plan = make_plan(master, autograder)
+        for q in self.plan["questions"]:
+            package_folders(q["packages"])  # each allowed package is installed
         n = len(self.plan["questions"])
         self.limit = submission_timeout or (cell_timeout * 40 + question_timeout * (n + 2) + 60)
         self.points = {q["name"]: q["points"] for q in self.plan["questions"]}
         self.base = Path(tempfile.mkdtemp(prefix="lk-grading-"))
+        self.count = 0
         try:
-            packages = {"open": str(PACKAGE), "closed": None}
-            if self.plan["forbidden"]:
-                packages["closed"] = str(
-                    package_copy(self.plan["forbidden"], self.base / "lecturekit")
-                )
             self.plan.update(
-                packages=packages,
                 bwrap=self.exe,
                 cell_timeout=cell_timeout,
                 question_timeout=question_timeout,
@@ -630,9 +593,14 @@ class Grader:
         notes: list[str] = []
         data: dict = {}
         job = Path(tempfile.mkdtemp(prefix="lk-job-", dir=self.base))
+        group = None
         try:
-            if submission.stat().st_size > 64 * 2**20:
-                raise LectureKitError("larger than 64 MiB")
+            notebook = job / "submission.ipynb"
+            notebook.write_bytes(read_submission(submission))
+            os.chmod(notebook, 0o444)
+            if self.mechanism is not None:
+                self.count += 1
+                group = self.mechanism.new_job(f"lecturekit-{os.getpid()}-{self.count}-{job.name}")
             proc = subprocess.Popen(
                 [
                     sys.executable,
@@ -640,8 +608,10 @@ class Grader:
                     "lecturekit.grading.run",
                     "_drive",
                     str(self.plan_path),
-                    str(submission.resolve()),
+                    str(notebook),
+                    submission.name,
                     str(job),
+                    json.dumps([str(p) for p in group.paths] if group else []),
                 ],
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -659,10 +629,15 @@ class Grader:
                 notes.append(f"grader process failed: {last}")
             if out:
                 data = json.loads(out[:RESULT_LIMIT])
+        except NotGradable as exc:
+            notes.append(str(exc))
         except (OSError, ValueError, LectureKitError) as exc:
             notes.append(f"could not grade: {exc}")
         finally:
+            if group is not None:
+                group.close()
             shutil.rmtree(job, ignore_errors=True)
+        data = data if isinstance(data, dict) else {}
         scores = data.get("scores") if isinstance(data.get("scores"), dict) else {}
         capped = {}
         for name, points in self.points.items():

@@ -1,24 +1,32 @@
-"""Run untrusted Python (a student's notebook) inside bubblewrap, and stop it for good.
+"""Run untrusted Python (a student's notebook, a student's function) inside bubblewrap, and stop
+it for good.
 
 ``bwrap`` (Debian/Ubuntu package ``bubblewrap``) builds a throw-away mount, PID, network and IPC
-namespace for every run, without a daemon, Docker or root-owned setup:
+namespace for every run, without a daemon, Docker or root-owned setup. Two kinds of sandbox:
 
-* the system (``/usr``) and the Python installation are bound read-only; of the course only the
-  ``lecturekit`` *package* directory is there (read-only, or a generated copy, see
-  :func:`package_copy`), bound at the path the editable install resolves it to; no solutions,
+* :func:`command` runs the submission's *cells*: the system (``/usr``) and the Python installation
+  are bound read-only, and of the course only the ``lecturekit`` *package* (for exploring, as in
+  the student's own notebook), at the path the editable install resolves it to; no solutions,
   ``build/``, tests, exercises or other submissions;
-* the one writable place is the run's own scratch directory (bound at ``/sub``, the working
-  directory), plus a private ``tmpfs`` ``/tmp``; ``/proc`` shows only the sandbox's own processes;
-* no network, all capabilities dropped, a new session (no terminal injection), and the sandbox
-  dies with the process that started it;
-* resource limits: address space, CPU seconds, file size, number of processes.
+* :func:`call_command` runs a code question's *functions* (:mod:`.callee`) with the standard
+  library only: the base interpreter, its site-packages folders hidden under empty read-only
+  mounts, no virtualenv, no course, and of the site-packages only those the question allows
+  (numpy), bound one by one into ``/lk/site``.
 
-:func:`stop` ends a run's whole process group: ``SIGTERM``, then ``SIGKILL`` after a grace period.
+In both, the only writable places are size-capped tmpfs mounts (the scratch directory ``/sub``,
+the working directory with the submission's notebook bound read-only into it, ``/tmp`` and
+``/dev/shm``; ``/`` and ``/dev`` are read-only), so nothing reaches the host's disk; no network,
+all capabilities dropped, a new session (no terminal injection), and the sandbox dies with the
+process that started it. :func:`limiter` sets the rlimits and moves the sandbox into the
+submission's control group (:mod:`.limits`: processes and memory of all its processes
+together). :func:`stop` ends a run's whole process group: ``SIGTERM``, then ``SIGKILL`` after a
+grace period.
 """
 
 from __future__ import annotations
 
-import ast
+import glob
+import importlib.util
 import os
 import resource
 import shutil
@@ -30,14 +38,28 @@ import time
 from pathlib import Path
 
 from ..errors import LectureKitError
+from . import limits
 
 #: where a run's scratch directory appears inside the sandbox (its working directory)
 INSIDE = "/sub"
 PACKAGE = Path(__file__).resolve().parent.parent
 
-MEMORY_BYTES = 3 * 2**30
-FILE_BYTES = 64 * 2**20
-EXTRA_PROCESSES = 64
+# the names these limits had here before they moved to :mod:`.limits`
+MEMORY_BYTES = limits.PROCESS_ADDRESS_SPACE
+FILE_BYTES = limits.FILE_BYTES
+EXTRA_PROCESSES = limits.PROCESSES
+
+#: where the callee's three modules appear in a call sandbox, and the allowed packages
+CALL_DIR = "/lk/call"
+SITE_DIR = "/lk/site"
+CALLEE_FILES = ("callee.py", "portable.py", "protocol.py")
+#: whether this bubblewrap caps a tmpfs's size (set by :func:`bwrap`; without it a tmpfs is
+#: uncapped and ``lecturekit grade`` refuses unless ``--unsafe``)
+SIZED: list[bool] = [True]
+
+
+def _sized(size: int) -> list[str]:
+    return ["--size", str(size)] if SIZED[0] else []
 
 
 def bwrap() -> str:
@@ -50,8 +72,9 @@ def bwrap() -> str:
             "installed: install it (Debian/Ubuntu: `apt-get install bubblewrap`; Fedora: "
             "`dnf install bubblewrap`) and grade again"
         )
+    SIZED[:] = [limits.bwrap_sizes(exe)]
     probe = subprocess.run(
-        [*command(exe, Path("/nonexistent"), PACKAGE, bind_scratch=False), "true"],
+        [*command(exe, PACKAGE), "true"],
         capture_output=True,
         text=True,
         timeout=60,
@@ -89,17 +112,54 @@ def _python_dirs() -> list[str]:
     return kept
 
 
-def command(exe: str, scratch: Path, package: Path, *, bind_scratch: bool = True) -> list[str]:
-    """The ``bwrap`` command line (without the program to run) for one sandboxed run."""
+def _system(exe: str) -> list[str]:
+    """/proc, a read-only /dev with a capped /dev/shm, a capped /tmp, and /usr (read-only)."""
     # /proc, /dev and the private /tmp first: a bind below them (a course or a virtualenv that
     # lives under /tmp) must be mounted on top of the tmpfs, not hidden by it
-    cmd = [exe, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--ro-bind", "/usr", "/usr"]
+    cmd = [exe, "--proc", "/proc", "--dev", "/dev"]
+    cmd += [*_sized(limits.SHM_BYTES), "--tmpfs", "/dev/shm"]
+    cmd += [*_sized(limits.TMP_BYTES), "--tmpfs", "/tmp", "--ro-bind", "/usr", "/usr"]
     for name in ("bin", "lib", "lib32", "lib64", "sbin"):
         target = Path("/") / name
         if target.is_symlink():
             cmd += ["--symlink", os.readlink(target), str(target)]
         elif target.is_dir():
             cmd += ["--ro-bind", str(target), str(target)]
+    return cmd
+
+
+def _isolation(env: dict[str, str]) -> list[str]:
+    """Read-only / and /dev, the namespaces, no capabilities, and a clean environment."""
+    cmd = ["--remount-ro", "/dev", "--remount-ro", "/"]
+    cmd += ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+    cmd += ["--clearenv"]
+    base = {
+        "HOME": "/tmp",
+        "LANG": "C.UTF-8",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONHASHSEED": "0",
+        # one thread per numeric library: a submission's tasks are capped (limits.PROCESSES)
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+    }
+    for key, value in {**base, **env}.items():
+        cmd += ["--setenv", key, value]
+    return [*cmd, "--"]
+
+
+def _scratch(notebooks: list[tuple[Path, str]]) -> list[str]:
+    """The working directory /sub: a capped tmpfs with the notebook bound read-only into it."""
+    cmd = [*_sized(limits.SCRATCH_BYTES), "--tmpfs", INSIDE]
+    for path, name in notebooks:
+        cmd += ["--ro-bind", str(path), f"{INSIDE}/{name}"]
+    return [*cmd, "--chdir", INSIDE]
+
+
+def command(exe: str, package: Path, notebooks: list[tuple[Path, str]] | None = None) -> list[str]:
+    """The ``bwrap`` command line (without the program) for running a submission's cells;
+    ``notebooks`` are (file, name) pairs bound read-only into the working directory."""
+    cmd = _system(exe)
     for path in _python_dirs():
         cmd += ["--ro-bind", path, path]
     for name in ("/etc/localtime", "/etc/ssl", "/etc/fonts", "/etc/alternatives"):
@@ -107,39 +167,89 @@ def command(exe: str, scratch: Path, package: Path, *, bind_scratch: bool = True
             cmd += ["--ro-bind", name, name]
     # the package, at the path the (editable) install resolves ``import lecturekit`` to
     cmd += ["--ro-bind", str(package), str(PACKAGE)]
-    if bind_scratch:
-        cmd += ["--bind", str(scratch), INSIDE, "--chdir", INSIDE]
-    cmd += [
-        "--unshare-all",
-        "--die-with-parent",
-        "--new-session",
-        "--cap-drop",
-        "ALL",
-        "--clearenv",
-        "--setenv",
-        "HOME",
-        "/tmp",
-        "--setenv",
-        "PATH",
-        f"{Path(sys.executable).parent}:/usr/bin:/bin",
-        "--setenv",
-        "MPLBACKEND",
-        "Agg",
-        "--setenv",
-        "MPLCONFIGDIR",
-        "/tmp",
-        "--setenv",
-        "PYTHONDONTWRITEBYTECODE",
-        "1",
-        "--setenv",
-        "PYTHONHASHSEED",
-        "0",
-        "--setenv",
-        "LANG",
-        "C.UTF-8",
-        "--",
-    ]
-    return cmd
+    cmd += _scratch(notebooks or [])
+    path = f"{Path(sys.executable).parent}:/usr/bin:/bin"
+    return cmd + _isolation({"PATH": path, "MPLBACKEND": "Agg", "MPLCONFIGDIR": "/tmp"})
+
+
+def base_python() -> str:
+    """The interpreter itself (not a virtualenv's link to it): a call sandbox binds no venv."""
+    return os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
+
+
+def site_folders() -> list[str]:
+    """Every folder third-party packages may be installed in for this interpreter or the
+    system's Pythons; a call sandbox hides them all (a student's ``sys.path.append`` finds an
+    empty folder)."""
+    import site
+
+    found = set(site.getsitepackages([sys.base_prefix, sys.base_exec_prefix]))
+    for pattern in (
+        "/usr/lib/python3*/dist-packages",
+        "/usr/lib/python3*/site-packages",
+        "/usr/local/lib/python3*/dist-packages",
+        "/usr/local/lib/python3*/site-packages",
+        "/usr/lib/python3/dist-packages",
+    ):
+        found.update(glob.glob(pattern))
+    return sorted(os.path.realpath(p) for p in found if os.path.isdir(p))
+
+
+def package_folders(packages: list[str]) -> list[tuple[str, str]]:
+    """(folder, name) of each allowed package (numpy) and of the vendored libraries beside it
+    (``numpy.libs`` in a manylinux wheel); a :class:`LectureKitError` for one not installed."""
+    found = []
+    for name in packages:
+        spec = importlib.util.find_spec(name)
+        if spec is None or not spec.submodule_search_locations:
+            raise LectureKitError(f"a code question allows the package {name!r}: not installed")
+        folder = os.path.realpath(list(spec.submodule_search_locations)[0])
+        found.append((folder, name))
+        libs = folder + ".libs"
+        if os.path.isdir(libs):
+            found.append((libs, name + ".libs"))
+    return found
+
+
+def call_sandbox(exe: str, packages: list[str]) -> list[str]:
+    """The ``bwrap`` command line (without the program) of a call sandbox: the base
+    interpreter's standard library, every site-packages folder hidden, the callee's three
+    modules in ``/lk/call``, and of the site-packages only ``packages``, in ``/lk/site``."""
+    cmd = _system(exe)
+    prefix = os.path.realpath(sys.base_prefix)
+    if not prefix.startswith("/usr/") and prefix != "/usr":
+        cmd += ["--ro-bind", prefix, prefix]
+    for folder in site_folders():
+        cmd += [*_sized(4096), "--tmpfs", folder, "--remount-ro", folder]
+    here = Path(__file__).resolve().parent
+    for name in CALLEE_FILES:
+        cmd += ["--ro-bind", str(here / name), f"{CALL_DIR}/{name}"]
+    allowed = package_folders(packages)
+    for folder, name in allowed:
+        cmd += ["--ro-bind", folder, f"{SITE_DIR}/{name}"]
+    cmd += _scratch([])
+    return cmd + _isolation({"PATH": "/usr/bin:/bin"})
+
+
+def call_command(exe: str, packages: list[str]) -> list[str]:
+    """The ``bwrap`` command line (with the program) for a library-free callee (:mod:`.callee`)."""
+    site = [SITE_DIR] if packages else []
+    program = [base_python(), "-I", "-S", f"{CALL_DIR}/callee.py", *site]
+    return [*call_sandbox(exe, packages), *program]
+
+
+def local_call_command(packages: list[str], folder: Path) -> list[str]:
+    """The command for a callee beside the student's kernel (``grader.check``): the same
+    interpreter with ``-I -S`` (no site-packages, no user site, no environment) and, in
+    ``folder``, links to the allowed packages only. Not a sandbox: it teaches the restriction
+    that grading enforces."""
+    here = Path(__file__).resolve().parent
+    allowed = package_folders(packages)
+    for source, name in allowed:
+        link = folder / name
+        if not link.exists():
+            link.symlink_to(source)
+    return [base_python(), "-I", "-S", str(here / "callee.py"), *([str(folder)] if allowed else [])]
 
 
 def _count_own_processes() -> int:
@@ -155,16 +265,23 @@ def _count_own_processes() -> int:
     return count
 
 
-def limiter(cpu_seconds: float):
-    """A ``preexec_fn`` setting the run's resource limits (inherited by everything inside)."""
-    processes = _count_own_processes() + EXTRA_PROCESSES
+def limiter(cpu_seconds: float, group=None):
+    """A ``preexec_fn``: joins the submission's control group ``group`` (:class:`limits.JobGroup`:
+    processes and memory of all its sandboxes together), and sets the rlimits (inherited by
+    everything inside): CPU seconds, each process's address space and file size, no core dumps,
+    and, for a non-root user, processes (per user; root is exempt, the group is what holds)."""
+    processes = _count_own_processes() + limits.PROCESSES
 
     def apply() -> None:
+        if group is not None:
+            group.join()
         cpu = max(1, int(cpu_seconds))
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_BYTES, FILE_BYTES))
-        resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
+        space = limits.PROCESS_ADDRESS_SPACE
+        resource.setrlimit(resource.RLIMIT_AS, (space, space))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limits.FILE_BYTES, limits.FILE_BYTES))
+        if os.geteuid() != 0:
+            resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
     return apply
@@ -187,71 +304,3 @@ def stop(proc: subprocess.Popen, grace: float = 2.0) -> None:
     except (ProcessLookupError, PermissionError):
         pass
     proc.poll()
-
-
-# -- a copy of the package where some functions cannot be called ----------------------------
-def package_copy(forbidden: dict[str, str], target: Path) -> Path:
-    """Copy the ``lecturekit`` package to ``target`` with the body of every function named in
-    ``forbidden`` (``"lecturekit.core.bounds.heights"`` or ``"...module.Class.method"`` ->
-    message) replaced by ``raise LectureKitError(message)``.
-
-    The copy is what a submission's functions run against: the forbidden code is not in the
-    process, on disk or importable under any name, so no alias, fresh import or introspection
-    brings it back.
-    """
-    by_file: dict[Path, dict[tuple[str, ...], str]] = {}
-    for name, message in forbidden.items():
-        parts = name.split(".")
-        if parts[0] != "lecturekit":
-            raise LectureKitError(f"forbidden function {name!r}: only lecturekit's can be named")
-        for cut in range(len(parts) - 1, 0, -1):
-            module = PACKAGE.joinpath(*parts[1:cut])
-            for candidate in (module.with_suffix(".py"), module / "__init__.py"):
-                if candidate.is_file():
-                    by_file.setdefault(candidate, {})[tuple(parts[cut:])] = message
-                    break
-            else:
-                continue
-            break
-        else:
-            raise LectureKitError(f"forbidden function {name!r}: no such module in lecturekit")
-    shutil.copytree(PACKAGE, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    for path, names in by_file.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        found = _disable(tree.body, (), names)
-        missing = set(names) - found
-        if missing:
-            raise LectureKitError(
-                f"forbidden function(s) {', '.join('.'.join(m) for m in sorted(missing))} "
-                f"not found in {path}"
-            )
-        out = target / path.relative_to(PACKAGE)
-        out.write_text(ast.unparse(ast.fix_missing_locations(tree)), encoding="utf-8")
-    return target
-
-
-def _disable(body: list, prefix: tuple[str, ...], names: dict) -> set:
-    found = set()
-    for node in body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            key = (*prefix, node.name)
-            if key in names:
-                raise_stmt = ast.parse(
-                    "from lecturekit.errors import LectureKitError as _LkE\n"
-                    f"raise _LkE({names[key]!r})"
-                ).body
-                node.body = raise_stmt
-                found.add(key)
-        elif isinstance(node, ast.ClassDef):
-            found |= _disable(node.body, (*prefix, node.name), names)
-        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-            key = (*prefix, target.id) if isinstance(target, ast.Name) else None
-            if key in names and isinstance(node.value, ast.Lambda):
-                node.value.body = ast.parse(
-                    "(_ for _ in ()).throw(__import__('lecturekit.errors').errors.LectureKitError("
-                    f"{names[key]!r}))",
-                    mode="eval",
-                ).body
-                found.add(key)
-    return found

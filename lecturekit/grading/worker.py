@@ -1,17 +1,17 @@
 """The worker: runs inside the sandbox (:mod:`.sandbox`), executes a submission's code cells one
-by one in an in-process IPython shell, and answers the driver's requests (the values of names; a
-call of one of the submission's functions) in the plain data of :mod:`.protocol`. Started as
+by one in an in-process IPython shell, and answers the driver's requests: the values of names
+(plain data, :mod:`.protocol`) and the recipes of the submission's functions (:mod:`.portable`),
+which the driver re-creates in a library-free sandbox to call them. Started as
 ``python -m lecturekit.grading.worker`` by the driver (:mod:`.run`); nothing it says is trusted.
 """
 
 from __future__ import annotations
 
-import base64
 import os
-import pickle
 import signal
 import sys
 
+from .portable import recipe
 from .protocol import Unencodable, encode, receive_blocking, send
 
 
@@ -55,7 +55,6 @@ def worker_main() -> int:
     shell = InteractiveShell.instance(colors="NoColor")
     ns = shell.user_ns
     ns["grader"] = _QuietGrader()
-    handles: dict[int, object] = {}
     send(chan_out, {"ready": True})
     while True:
         try:
@@ -89,61 +88,16 @@ def worker_main() -> int:
                 except BaseException as exc:  # noqa: BLE001
                     out[name] = {"bad": f"{type(exc).__name__}"}
             send(chan_out, {"values": out})
-        elif op == "call":
-            try:
-                fn = ns.get(msg["name"])
-                if not callable(fn):
-                    raise NameError(f"name {msg['name']!r} is not defined as a function")
-                args, kwargs = _unpack(msg["args"], handles)
-                _alarm(msg["timeout"])
+        elif op == "recipes":
+            out = {}
+            for name in msg["names"]:
                 try:
-                    value = fn(*args, **kwargs)
-                finally:
-                    _disarm()
-                reply = {"value": encode(value), "after": _after(msg["args"], args, kwargs)}
-            except BaseException as exc:  # noqa: BLE001 - reported to the driver as a failure
-                _disarm()
-                try:
-                    text = f"{type(exc).__name__}: {exc}"
-                except BaseException:  # noqa: BLE001
-                    text = "the function raised"
-                reply = {"raise": text[:2000], "timeout": isinstance(exc, _Interrupt)}
-            send(chan_out, reply)
+                    out[name] = recipe(ns, name)
+                except BaseException as exc:  # noqa: BLE001 - a function that cannot be read
+                    out[name] = {"error": f"{name} cannot be graded ({type(exc).__name__})"}
+            send(chan_out, {"recipes": out})
         else:
             return 1
-
-
-def _unpack(packed: list, handles: dict) -> tuple[list, dict]:
-    args, kwargs = [], {}
-    for item in packed:
-        key, kind = item[0], item[1]
-        if kind == "v":
-            value = item[2]
-        elif kind == "new":
-            value = handles[item[2]] = pickle.loads(base64.b64decode(item[3]))
-        else:
-            value = handles[item[2]]
-        if key is None:
-            args.append(value)
-        else:
-            kwargs[key] = value
-    return args, kwargs
-
-
-def _after(packed: list, args: list, kwargs: dict) -> dict:
-    """The arguments passed by reference as they are after the call (a function that modifies
-    its input must be seen to, by the tests that check it does not)."""
-    out = {}
-    for n, item in enumerate(packed):
-        if item[1] == "v":
-            continue
-        value = args[n] if item[0] is None else kwargs[item[0]]
-        if type(value) in (list, dict, set) or type(value).__name__ == "ndarray":
-            try:
-                out[str(n)] = encode(value)
-            except Unencodable:
-                pass
-    return out
 
 
 if __name__ == "__main__":

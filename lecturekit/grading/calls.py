@@ -1,0 +1,233 @@
+"""The trusted side of a code question: the student's functions, called in a library-free
+interpreter (:mod:`.callee`) on fresh plain-data copies of the trusted inputs.
+
+:class:`Functions` owns that interpreter (started by a function the caller gives: a bubblewrap
+sandbox when grading, a plain ``python -I -S`` beside the kernel for ``grader.check``), loads the
+recipes (:mod:`.portable`) into it, and restarts it after a crash or a timeout. A
+:class:`Remote` stands in for one student function in the tests' namespace:
+
+* every call encodes its arguments anew (:func:`lecturekit.grading.protocol.encode`: exact
+  built-in types, Fractions, numpy arrays), so the callee gets fresh copies and the trusted
+  objects are never touched: an expected value computed after the call comes from pristine
+  inputs, whatever the function did to its copies;
+* a test about mutation asks for the callee's copies after the call
+  (:func:`lecturekit.grading.plain.inputs_after_call`, which uses
+  ``value, after = f.call_keeping_inputs(x, a)``) and compares them with its own copy;
+* an argument that is a trusted function (a course function a question hands the student, such
+  as ``evaluate``) becomes a callback: the callee asks, this side runs it on the decoded plain
+  arguments and answers in plain data;
+* the result comes back as plain data, decoded with exact types; a result that cannot be
+  decoded fails that test only.
+
+Each question's calls share one time budget (:meth:`Functions.start_question`); a call that
+overruns it ends the callee (killed with its process group) and scores nothing more in that
+question.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import struct
+import subprocess
+import time
+from collections.abc import Callable
+
+from .protocol import FRAME_LIMIT, Unencodable, decode, encode, send
+
+GRACE = 2.0  # seconds between the callee's own alarm and the kill
+MAX_STARTS = 20  # callee processes one submission may use up (crashes, timeouts)
+
+
+class CalleeGone(Exception):
+    """The callee did not answer in time, or ended."""
+
+
+class Channel:
+    """Length-prefixed JSON messages with a subprocess over its stdin/stdout, with deadlines."""
+
+    def __init__(self, proc: subprocess.Popen):
+        self.proc = proc
+        self.buffer = b""
+
+    def send(self, message: dict) -> None:
+        try:
+            send(self.proc.stdin.fileno(), message)
+        except (OSError, ValueError) as exc:
+            raise CalleeGone("ended") from exc
+
+    def receive(self, timeout: float) -> dict:
+        deadline = time.monotonic() + timeout
+        fd = self.proc.stdout.fileno()
+        while True:
+            if len(self.buffer) >= 4:
+                (n,) = struct.unpack(">I", self.buffer[:4])
+                if n > FRAME_LIMIT:
+                    raise CalleeGone("sent an oversized message")
+                if len(self.buffer) >= 4 + n:
+                    frame, self.buffer = self.buffer[4 : 4 + n], self.buffer[4 + n :]
+                    try:
+                        reply = json.loads(frame)
+                    except ValueError as exc:
+                        raise CalleeGone("sent a malformed message") from exc
+                    if not isinstance(reply, dict):
+                        raise CalleeGone("sent a malformed message")
+                    return reply
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise CalleeGone("timed out")
+            ready, _, _ = select.select([fd], [], [], left)
+            if ready:
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:
+                    raise CalleeGone("ended")
+                self.buffer += chunk
+
+    def close(self) -> None:
+        from .sandbox import stop
+
+        for stream in (self.proc.stdin, self.proc.stdout):
+            try:
+                stream.close()
+            except (OSError, AttributeError):
+                pass
+        stop(self.proc, grace=0.2)
+
+
+class Functions:
+    """The student's functions in a library-free process; see the module docstring."""
+
+    def __init__(self, start: Callable[[], subprocess.Popen], recipes: dict, budget: float):
+        self.start_process, self.recipes, self.budget = start, recipes, budget
+        self.channel: Channel | None = None
+        self.starts = 0
+        self.left = budget
+        self.timed_out = False
+        self.question = ""
+        #: per question, why a function could not be used (the one-line reason)
+        self.unusable: dict[str, str] = {}
+
+    def start_question(self, question: str) -> None:
+        self.question, self.left, self.timed_out = question, self.budget, False
+
+    def _channel(self) -> Channel:
+        if self.channel is not None:
+            return self.channel
+        if self.starts >= MAX_STARTS:
+            raise CalleeGone("too many restarts")
+        self.starts += 1
+        proc = self.start_process()
+        channel = Channel(proc)
+        try:
+            channel.receive(60)  # "ready"
+            channel.send({"op": "load", "recipes": self.recipes})
+            channel.receive(60)
+        except BaseException:
+            channel.close()
+            raise
+        self.channel = channel
+        return channel
+
+    def drop(self) -> None:
+        if self.channel is not None:
+            self.channel.close()
+            self.channel = None
+
+    def call(self, name: str, args: tuple, kwargs: dict, keep: bool = False):
+        """``(value, inputs after the call or None)``; raises ``AssertionError`` for what the
+        function did wrong (so the test case fails), ``TimeoutError`` past the budget."""
+        if self.left <= 0:
+            raise TimeoutError(f"{self.question} ran out of its {self.budget:g}s")
+        args = list(args)
+        callbacks = [i for i, a in enumerate(args) if _is_callback(a)]
+        try:
+            packed = [["none"] if i in callbacks else encode(a) for i, a in enumerate(args)]
+            packed_kw = {str(k): encode(v) for k, v in kwargs.items()}
+        except Unencodable as exc:
+            raise TypeError(
+                f"{name} takes plain data (lecturekit.grading.plain converts course objects): {exc}"
+            ) from None
+        began = time.monotonic()
+        try:
+            channel = self._channel()
+            channel.send(
+                {
+                    "op": "call",
+                    "name": name,
+                    "args": packed,
+                    "kwargs": packed_kw,
+                    "callbacks": callbacks,
+                    "timeout": self.left,
+                    "keep": keep,
+                }
+            )
+            while True:
+                left = self.left - (time.monotonic() - began)
+                reply = channel.receive(max(left, 0) + GRACE)
+                if "callback" not in reply:
+                    break
+                channel.send(_answer_callback(reply, args, callbacks))
+        except CalleeGone as exc:
+            self.drop()
+            if str(exc) in ("timed out", "too many restarts"):
+                self.left, self.timed_out = 0, True
+                raise TimeoutError(f"{self.question} ran out of its {self.budget:g}s") from None
+            raise AssertionError(f"{name} ended the process it ran in") from None
+        self.left -= time.monotonic() - began
+        if "raise" in reply:
+            message = str(reply["raise"])[:2000]
+            if reply.get("timeout"):
+                self.left, self.timed_out = 0, True
+                self.drop()
+                raise TimeoutError(f"{self.question} ran out of its {self.budget:g}s")
+            if reply.get("unusable"):
+                self.unusable.setdefault(self.question, message)
+                raise AssertionError(message)
+            raise AssertionError(f"{name} raised {message}")
+        try:
+            value = decode(reply.get("value"))
+            after = None
+            if keep:
+                raw = reply.get("after")
+                if not isinstance(raw, list) or len(raw) != len(args):
+                    raise ValueError("no inputs came back")
+                after = [args[i] if i in callbacks else decode(d) for i, d in enumerate(raw)]
+        except ValueError:
+            raise AssertionError(f"{name} returned something that is not plain data") from None
+        return value, after
+
+
+def _is_callback(value) -> bool:
+    return callable(value) and not isinstance(value, type)
+
+
+def _answer_callback(request: dict, args: list, callbacks: list[int]) -> dict:
+    """Run the trusted function the callee asks for, on decoded plain data."""
+    index = request.get("callback")
+    if index not in callbacks:
+        return {"raise": "no such callback"}
+    try:
+        cargs = [decode(a) for a in request.get("args") or []]
+        ckw = {str(k): decode(v) for k, v in dict(request.get("kwargs") or {}).items()}
+        return {"value": encode(args[index](*cargs, **ckw))}
+    except Exception as exc:  # noqa: BLE001 - told to the student's function as an exception
+        return {"raise": f"{type(exc).__name__}: {str(exc)[:300]}"}
+
+
+class Remote:
+    """A trusted stand-in for one of the student's functions (see the module docstring)."""
+
+    def __init__(self, functions: Functions, name: str):
+        self._functions = functions
+        self.__name__ = self.__qualname__ = name
+
+    def __call__(self, *args, **kwargs):
+        return self._functions.call(self.__name__, args, kwargs)[0]
+
+    def call_keeping_inputs(self, *args, **kwargs):
+        """``(value, [the callee's copies of the positional arguments after the call])``."""
+        return self._functions.call(self.__name__, args, kwargs, keep=True)
+
+    def __repr__(self) -> str:
+        return f"<the student's function {self.__name__}>"

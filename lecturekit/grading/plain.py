@@ -1,0 +1,83 @@
+"""Course objects as the plain data a code question's function receives.
+
+A code question's function is called with plain data only (lists, tuples, dicts, ints,
+Fractions, strings; numpy arrays where the question is about arrays) in an interpreter without
+lecturekit (see :mod:`.calls`). The master notebook's setup imports these converters, so its tests
+(trusted) and the student's notebook (for exploring and the public tests) make the same data:
+
+* :func:`plain_graph` -- a dependence graph (``lecturekit.core.Graph``);
+* :func:`plain_program` -- a parsed block (``lecturekit.asm.parse``);
+* :func:`inputs_after_call` -- for a test about mutation: the function's own copies of its
+  arguments after a call.
+
+The shapes are part of each question's prompt; keep them stable. Duck-typed (attributes only),
+so grading imports nothing of the scheduling core.
+"""
+
+from __future__ import annotations
+
+import copy
+
+
+def plain_graph(graph) -> dict:
+    """A dependence graph as a dict of plain data:
+
+    * ``n``: the number of instructions, numbered ``0 .. n-1`` in program order;
+    * ``text``: each instruction's text; ``tail``: the cycles from its issue to its finish;
+    * ``reservations``: per instruction, ``(unit, offset, cycles)`` triples: it holds ``unit``
+      from ``offset`` cycles after its issue for ``cycles`` cycles;
+    * ``edges``: ``(src, dst, latency, distance)`` tuples (``distance`` 0 inside a block; in a
+      loop, how many iterations later ``dst`` runs); two instructions may be joined by several;
+    * ``succs`` / ``preds``: per instruction, the edges leaving / entering it (same tuples);
+    * ``earliest``: the first issue cycle; ``issue_width``: instructions per cycle (``None``:
+      unlimited); ``units``: the copies of each unit (a dict).
+    """
+    ops = list(graph.ops)
+    edges = [(int(e.src), int(e.dst), int(e.latency), int(e.distance)) for e in graph.edges]
+    succs: list[list[tuple]] = [[] for _ in ops]
+    preds: list[list[tuple]] = [[] for _ in ops]
+    for edge in edges:
+        succs[edge[0]].append(edge)
+        preds[edge[1]].append(edge)
+    width = graph.issue_width
+    return {
+        "n": len(ops),
+        "text": [str(op.text) for op in ops],
+        "tail": [int(op.tail) for op in ops],
+        "reservations": [
+            [(str(r.unit), int(r.offset), int(r.cycles)) for r in op.reservations] for op in ops
+        ],
+        "edges": edges,
+        "succs": succs,
+        "preds": preds,
+        "earliest": int(graph.earliest),
+        "issue_width": None if width is None else int(width),
+        "units": {str(u): int(c) for u, c in dict(graph.units).items()},
+    }
+
+
+def plain_program(program) -> list[dict]:
+    """A parsed block as a list of instructions, each a dict: ``text``, and the registers it
+    ``reads`` and ``writes`` (lists of names, in the order the instruction names them)."""
+    return [
+        {
+            "text": str(ins),
+            "reads": [str(r) for r in ins.reads()],
+            "writes": [str(r) for r in ins.writes()],
+        }
+        for ins in program
+    ]
+
+
+def inputs_after_call(fn, *args, **kwargs):
+    """``(value, copies)``: ``fn(*args, **kwargs)`` and the function's own copies of the
+    positional arguments after the call, for a test that a function leaves its input alone.
+
+    The arguments themselves are never changed: a graded function gets fresh copies on every
+    call (:class:`lecturekit.grading.calls.Remote`), and a plain function here gets deep copies.
+    """
+    keeping = getattr(fn, "call_keeping_inputs", None)
+    if keeping is not None:
+        return keeping(*args, **kwargs)
+    copies = copy.deepcopy(list(args))
+    return fn(*copies, **copy.deepcopy(kwargs)), copies
