@@ -16,6 +16,7 @@ import pytest
 from lecturekit import i18n
 from lecturekit.core.bounds import lower_bound
 from lecturekit.core.list_sched import list_schedule
+from lecturekit.grading import plain_graph
 from lecturekit.grading.check import Grader, feedback, find_notebook
 from lecturekit.target.deps import analyze
 
@@ -83,6 +84,7 @@ def env():
         "gp": analyze(P, "lecture").graph,
         "list_schedule": list_schedule,
         "lower_bound": lower_bound,
+        "plain_graph": plain_graph,
     }
 
 
@@ -172,10 +174,8 @@ def test_a_name_error_and_an_untranslated_message(grader, env):
     text = short(grader.check("q1", env).text)
     assert "every height is at least the tail" in text and "尚未通过" in text
 
-    def descendants(graph, i):
-        return helper_defined_in_another_cell(graph, i)  # noqa: F821
-
-    env["descendants"] = descendants
+    # defined in the notebook's namespace, as a student's cell defines it
+    exec("def descendants(graph, i):\n    return helper_defined_in_another_cell(graph, i)", env)
     text = chinese(grader.check("q5", env).text)
     assert "名称 helper_defined_in_another_cell 尚未定义" in text and "请先运行" in text
 

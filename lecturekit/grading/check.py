@@ -32,6 +32,7 @@ import dis
 import doctest
 import json
 import os
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -255,8 +256,6 @@ PHRASES: dict[str, dict[str, str]] = {
 def _name_error(text: str, lang: str) -> str:
     """NameError's own text, in Chinese for the zh edition (``name 'x' is not defined``)."""
     if lang == "zh":
-        import re
-
         m = re.fullmatch(r"name '(\w+)' is not defined(?:\. Did you mean: '(\w+)'\?)?", text)
         if m:
             hint = f"（是否想用 {m.group(2)}？）" if m.group(2) else ""
@@ -339,7 +338,10 @@ def feedback(
         for n, t in expected.items()
         if n in global_env and not _fits(global_env[n], t)
     ]
-    if problem.startswith("AssertionError: "):
+    raised = re.fullmatch(r"AssertionError: \w+ raised NameError: (.+)", problem.strip())
+    if raised:  # the student's function, called as graded, met a name its cells never defined
+        said = say["name_error"].format(error=_name_error(raised.group(1), lang))
+    elif problem.startswith("AssertionError: "):
         said = problem[len("AssertionError: ") :].strip()
         if messages:
             from ..i18n import translate_message
