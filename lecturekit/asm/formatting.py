@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from .opcodes import (
     BRANCH_SYMBOL,
+    CSR_NAMES,
     FP_OPCODES,
     OPCODES,
     REGISTERS,
@@ -83,8 +84,15 @@ def format_riscv(ins) -> str:
     """The instruction in RISC-V syntax (its source text when it has one)."""
     if ins.text:
         return ins.text
-    if RISCV_OPCODES.get(ins.opcode, ("",))[0] in ("ret", "call"):
+    fmt = RISCV_OPCODES.get(ins.opcode, ("",))[0]
+    if fmt in ("ret", "call", "fence"):
         return ins.opcode
+    if fmt in ("csrr", "csrw", "csrrw"):  # the CSR stands where the assembler expects it
+        csr = CSR_NAMES.get(ins.imm, ins.imm)
+        regs = [_name(r) for r in (*ins.dests, *ins.srcs)]
+        if fmt == "csrw":
+            return f"{ins.opcode} {csr}, {regs[0]}"
+        return f"{ins.opcode} {', '.join([regs[0], str(csr), *regs[1:]])}"
     parts = list(ins.dests) + list(ins.srcs if ins.mem is None else ins.srcs[:-1])
     ops = ", ".join(_name(r) for r in parts)
     if ins.mem is not None:
