@@ -147,6 +147,12 @@ def stall_reason(sim, stall, *, short: bool = False) -> str:
         if short:
             return f"memory order (after {other}{when})"
         return f"memory order: {stall.on} may alias {other}'s access{when}"
+    if stall.cause == "write-back":  # llvm-mca's rule: results written back in issue order
+        at = sim.finish.get(who) if who is not None else None
+        when = f" (cycle {at})" if at is not None else ""
+        if short:
+            return f"write-back in order (after {other}{when})"
+        return f"write-back in issue order: its result may not be ready before {other}'s{when}"
     if stall.cause == "structural":
         unit = stall.on.removeprefix("unit ").strip()
         at = _last_cycle_in(sim, who, m.execute_stage) if who is not None else None
