@@ -515,6 +515,10 @@ class McaResult:
     command: list[str] = field(default_factory=list)
     iterations: int = 1
     spans: list[list[int]] = field(default_factory=list)
+    #: llvm-mca's "Block RThroughput": the fewest cycles per iteration the resources allow
+    rthroughput: float = 0.0
+    #: cycles per iteration each resource is busy (its "Resource pressure per iteration")
+    pressure: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return {k: v for k, v in self.__dict__.items()}
@@ -552,6 +556,12 @@ def parse_mca_json(text: str, cpu: str = "?") -> McaResult:
     n = len(names)
     if len(timeline) < n or n == 0:
         raise ToolFailedError("expected llvm-mca output with a timeline (-timeline)")
+    resources = data.get("TargetInfo", {}).get("Resources", [])
+    pressure = {
+        resources[x["ResourceIndex"]]: round(float(x["ResourceUsage"]), 2)
+        for x in region.get("ResourcePressureView", {}).get("ResourcePressureInfo", [])
+        if x.get("InstructionIndex") == n and x.get("ResourceIndex", -1) < len(resources)
+    }
     spans = [
         [
             min(int(t["CycleDispatched"]) for t in timeline[k : k + n]),
@@ -571,6 +581,8 @@ def parse_mca_json(text: str, cpu: str = "?") -> McaResult:
         dispatch_width=int(summary["DispatchWidth"]),
         iterations=int(summary.get("Iterations", 1)),
         spans=spans,
+        rthroughput=float(summary.get("BlockRThroughput", 0.0)),
+        pressure=pressure,
     )
 
 
