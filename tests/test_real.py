@@ -679,3 +679,19 @@ def test_cli_modulo_fp_loop(tmp_path, capsys):
         for flag in ("--move-induction", "--no-move-induction"):
             assert main(["modulo", str(path), "-M", machine, "--code", flag]) == 0, (machine, flag)
             assert "move  ft0" not in capsys.readouterr().out
+
+
+def test_cli_simulate_switches_issue_rules(tmp_path, capsys):
+    path = tmp_path / "wb.s"
+    path.write_text("mul a0, a1, a2\nadd a3, a4, a5\nadd a6, a3, a3\n")
+    base = ["simulate", str(path), "-M", "rocket-rv64", "--json"]
+    issues = {}
+    for rules in ("lecture", "llvm-mca"):
+        assert main([*base, "--rules", rules]) == 0
+        issues[rules] = json.loads(capsys.readouterr().out)["schedule"]["issue"]
+    assert issues == {"lecture": [1, 2, 3], "llvm-mca": [1, 4, 5]}
+    assert main(["simulate", str(path), "-M", "rocket-rv64", "--rules", "llvm-mca"]) == 0
+    out = capsys.readouterr().out
+    assert "llvm-mca issue rules" in out and "write-back in issue order" in out
+    assert main(["simulate", str(path), "--rules", "fast"]) == 2
+    assert "invalid choice" in capsys.readouterr().err

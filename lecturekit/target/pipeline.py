@@ -301,14 +301,15 @@ def simulate(
         begin = fresh_done(f, x, c) - t.execute_cycles + 1
         return [(unit, begin, begin + n - 1) for unit, n in t.holds()]
 
-    held: list[tuple[str, int, int, int]] = []  # (unit, first, last, index) of issued ones
+    # unit -> (first, last, index) of every reservation of an issued instruction (a scoreboard)
+    held: dict[str, list[tuple[int, int, int]]] = {u: [] for u in m.units}
     chooser = PipeChoice(m, [m.timing_key(ins) for ins in program]) if llvm and m.groups else None
 
     def free(unit: str, first: int, cycles: int) -> bool:
         """Whether ``unit`` has room in every cycle first .. first + cycles - 1 (absolute)."""
         cap = m.units[unit]
         return all(
-            sum(1 for u, b, e, _k in held if u == unit and b <= t <= e) < cap
+            sum(1 for b, e, _k in held[unit] if b <= t <= e) < cap
             for t in range(first, first + cycles)
         )
 
@@ -375,12 +376,12 @@ def simulate(
         for unit, begin, end in unit_windows(f, c):
             capacity = m.units[unit]
             for t in range(begin, end + 1):
-                users = [k for u, b, e, k in held if u == unit and b <= t <= e]
+                users = [k for b, e, k in held[unit] if b <= t <= e]
                 if len(users) >= capacity:
                     return Stall(c, f.index, "structural", f"unit {unit}", users[-1])
         if chooser is not None and chooser.extra(f.index, c, free) is None:
             group = m.choices(f.cls)[0][0]
-            users = [k for u, _b, e, k in held if u in m.groups[group] and e >= c]
+            users = [k for u in m.groups[group] for _b, e, k in held[u] if e >= c]
             return Stall(c, f.index, "structural", f"unit {group}", users[-1] if users else None)
         return None
 
@@ -405,8 +406,9 @@ def simulate(
         while first < n and seq[first].stage >= len(stages):
             first += 1
         c += 1
-        if held and c % 64 == 0:  # forget reservations that ended (keeps the check short)
-            held[:] = [h for h in held if h[2] >= c]
+        if c % 8 == 0:  # forget reservations that ended (keeps the check short)
+            for windows in held.values():
+                windows[:] = [h for h in windows if h[1] >= c]
         if time_limit is not None and c % 256 == 0 and time.perf_counter() > deadline:
             raise ScheduleError(
                 f"simulation stopped at the time limit of {time_limit:g} s (cycle {c:,} of a "
@@ -444,10 +446,11 @@ def simulate(
                 else:
                     stall = hazard(f, pos, c)
                     if stall is None:
-                        held.extend((u, b, e, f.index) for u, b, e in unit_windows(f, c))
+                        for u, b, e in unit_windows(f, c):
+                            held[u].append((b, e, f.index))
                         if chooser is not None:
                             for u, off, cycles in chooser.commit(f.index, c, free):
-                                held.append((u, c + off, c + off + cycles - 1, f.index))
+                                held[u].append((c + off, c + off + cycles - 1, f.index))
                         f.stage, f.left = r, stay(f, r)
                         issue[f.index] = c
                         issued_now.append(f.index)
