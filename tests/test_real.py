@@ -578,6 +578,9 @@ def test_iterations_offline_from_saved_mca():
             assert json.loads(json.dumps(data)) == {**data, "one_pass": list(it.one_pass)}
     with pytest.raises(LectureKitError, match="iterations must be"):
         real.compare_iterations(block, "rocket-rv64", 0, mca=saved["rocket-rv64"])
+    big = "add a0, a1, a2\n" * 500
+    with pytest.raises(LectureKitError, match="ask for at most 200 iterations"):
+        real.compare_iterations(big, "rocket-rv64", 1000, mca=saved["rocket-rv64"])
 
 
 def test_lecture_rules_overlap_iterations_llvm_rules_do_not():

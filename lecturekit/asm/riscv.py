@@ -316,7 +316,9 @@ _SYMBOLIC = r"%[a-z_]+\([^)]*\)|" + _SYMBOL
 
 
 def _imm(cur, role: str, symbols: bool = True) -> int | None:
-    """An integer, or (when allowed) a relocation like %hi(sym) / a symbol: returns None."""
+    """An integer, or (when allowed) a relocation like %hi(sym) / a symbol: returns None and
+    leaves its text in ``cur.symbol``."""
+    cur.symbol = None
     cur.skip_ws()
     at = cur.pos
     tok = cur.token(_NUMBER)
@@ -330,6 +332,7 @@ def _imm(cur, role: str, symbols: bool = True) -> int | None:
     if symbols:
         tok = cur.token(_SYMBOLIC)
         if tok is not None:
+            cur.symbol = tok[0]
             return None
     raise cur.error(f"expected an integer for {role}, found {cur._found()}")
 
@@ -402,7 +405,7 @@ def _parse_one(cur, numeric: list[str], seen: int) -> list[Instruction]:
         comma()
         a = _reg(cur, "the source", False)
         comma()
-        ins = Instruction(opcode, (d,), (a,), imm=_imm(cur, "the immediate"))
+        ins = Instruction(opcode, (d,), (a,), imm=_imm(cur, "the immediate"), symbol=cur.symbol)
     elif fmt == "ri":
         d = _reg(cur, "the destination", False)
         comma()
@@ -419,12 +422,14 @@ def _parse_one(cur, numeric: list[str], seen: int) -> list[Instruction]:
             if sym is None:
                 raise cur.error(f"expected a symbol for {opcode}, found {cur._found()}")
             ins = Instruction(opcode, (d,), ())
+            hi, lo = f"%pcrel_hi({sym[0]})", f"%pcrel_lo({sym[0]})"
             group = [
-                _ins("auipc", (d,), (), f"auipc {d}, %pcrel_hi({sym[0]})"),
-                _ins("addi", (d,), (d,), f"addi {d}, {d}, %pcrel_lo({sym[0]})"),
+                _ins("auipc", (d,), (), f"auipc {d}, {hi}", symbol=hi),
+                _ins("addi", (d,), (d,), f"addi {d}, {d}, {lo}", symbol=lo),
             ]
         else:
-            ins = Instruction(opcode, (d,), (), imm=_imm(cur, "the immediate"))
+            imm = _imm(cur, "the immediate")
+            ins = Instruction(opcode, (d,), (), imm=imm, symbol=cur.symbol)
     elif fmt == "rr":
         d = _reg(cur, "the destination", dest_fp)
         comma()
@@ -447,21 +452,23 @@ def _parse_one(cur, numeric: list[str], seen: int) -> list[Instruction]:
                     f"{opcode} from a symbol needs an address register: {opcode} {r}, {sym}, t0"
                 )
             mem = MemRef(temp, 0, WIDTH[opcode])
-            access = f"{opcode} {r}, %pcrel_lo({sym})({temp})"
+            hi, lo = f"%pcrel_hi({sym})", f"%pcrel_lo({sym})"
+            access = f"{opcode} {r}, {lo}({temp})"
             if fmt == "load":
                 ins = Instruction(opcode, (r,), (temp,), mem=mem)
-                second = _ins(opcode, (r,), (temp,), access, mem=mem)
+                second = _ins(opcode, (r,), (temp,), access, mem=mem, symbol=lo)
             else:
                 ins = Instruction(opcode, (), (r, temp), mem=mem)
-                second = _ins(opcode, (), (r, temp), access, mem=mem)
-            group = [_ins("auipc", (temp,), (), f"auipc {temp}, %pcrel_hi({sym})"), second]
+                second = _ins(opcode, (), (r, temp), access, mem=mem, symbol=lo)
+            group = [_ins("auipc", (temp,), (), f"auipc {temp}, {hi}", symbol=hi), second]
         else:
             offset, base = _address(cur)
+            symbol = cur.symbol
             mem = MemRef(base, offset, WIDTH[opcode])
             if fmt == "load":
-                ins = Instruction(opcode, (r,), (base,), mem=mem)
+                ins = Instruction(opcode, (r,), (base,), mem=mem, symbol=symbol)
             else:
-                ins = Instruction(opcode, (), (r, base), mem=mem)
+                ins = Instruction(opcode, (), (r, base), mem=mem, symbol=symbol)
     elif fmt == "lr":
         d = _reg(cur, "the destination", False)
         comma()
@@ -524,7 +531,7 @@ def _parse_one(cur, numeric: list[str], seen: int) -> list[Instruction]:
         tok = cur.token(_SYMBOL)
         if tok is None:
             raise cur.error(f"expected a function name, found {cur._found()}")
-        ins = Instruction(opcode, ("ra",) if opcode == "call" else (), ())
+        ins = Instruction(opcode, ("ra",) if opcode == "call" else (), (), symbol=tok[0])
     elif fmt == "fence":  # fence [pred, succ]
         if not cur.at_end():
             for k in range(2):
@@ -587,8 +594,10 @@ def _parse_one(cur, numeric: list[str], seen: int) -> list[Instruction]:
     return [Instruction(**{**ins.__dict__, "text": text})]
 
 
-def _ins(opcode, dests, srcs, text, imm=None, mem=None) -> Instruction:
-    return Instruction(opcode, tuple(dests), tuple(srcs), imm=imm, mem=mem, text=text)
+def _ins(opcode, dests, srcs, text, imm=None, mem=None, symbol=None) -> Instruction:
+    return Instruction(
+        opcode, tuple(dests), tuple(srcs), imm=imm, mem=mem, text=text, symbol=symbol
+    )
 
 
 def _expand_li(d: str, value: int, source: str) -> list[Instruction]:
@@ -612,6 +621,7 @@ def _address(cur, zero_only: bool = False) -> tuple[int, str]:
     A extension's ``(base)`` or ``0(base)``."""
     cur.skip_ws()
     offset = 0
+    cur.symbol = None
     if not cur.peek("("):
         at = cur.pos
         offset = _imm(cur, "the offset of offset(base)", symbols=not zero_only) or 0

@@ -858,6 +858,10 @@ def _latency_text(opcode: str, r) -> tuple[str, str]:
     )
 
 
+#: the most instructions :func:`compare_iterations` simulates (iterations x block length)
+MAX_SIMULATED = 100_000
+
+
 @dataclass
 class IterationComparison:
     """lecturekit and llvm-mca on ``iterations`` back-to-back passes of a block: total cycles,
@@ -918,11 +922,17 @@ def compare_iterations(
     n = len(parse(body, notation="riscv"))
     if n == 0:
         raise LectureKitError("the block has no instructions")
+    if n * iterations > MAX_SIMULATED:
+        raise LectureKitError(
+            f"{iterations} iterations of {n} instructions is {n * iterations:,} instructions; "
+            f"lecturekit simulates at most {MAX_SIMULATED:,}: ask for at most "
+            f"{max(1, MAX_SIMULATED // n)} iterations"
+        )
     mca = run_mca(body, cpu, iterations=iterations) if mca is None else mca
     mca = McaResult.from_dict(mca) if isinstance(mca, dict) else mca
     one = run_mca(body, cpu) if one_pass is None else one_pass
     one = McaResult.from_dict(one) if isinstance(one, dict) else one
-    sim = simulate(parse(body * iterations, notation="riscv"), machine)
+    sim = simulate(parse(body * iterations, notation="riscv"), machine, time_limit=120)
     lk_one = simulate(parse(body, notation="riscv"), machine).cycles
     passes = [range(k * n, (k + 1) * n) for k in range(iterations)]
     lk_overlap = any(
