@@ -67,8 +67,16 @@ def test_json_file_with_base(tmp_path):
         ('base = "lecture"\nissue_width = "2"', "'issue_width' must be a int"),
         ("base = [", "invalid TOML"),
         ('base = "lecture"\nread_stage = "RW"\nwrite_stage = "RR"', "must come in the order"),
+        ('base = "lecture"\nissue_rules = "fast"', "issue_rules must be one of lecture, llvm-mca"),
+        ('base = "lecture"\n[opcodes.frob]\nunit = "alu"', "opcodes.frob: not a RISC-V opcode"),
+        ('base = "lecture"\n[opcodes."fadd.s"]\nbusy = { fpu = 2 }', "busy uses unit 'fpu'"),
+        ('base = "lecture"\n[opcodes.add]\nbusy = {}', "a table of unit = cycles"),
+        ('base = "lecture"\n[opcodes.add]\nexecute_cycles = 2', "'unit' (or 'busy') is required"),
+        ('base = "lecture"\n[groups]\nab = ["alu"]', "must all be units"),
+        ('base = "dual"\n[units]\nab = 3\nalu = 1\nmem = 1\nmul = 1\n[groups]\n'
+         'ab = ["alu", "mem"]', "capacity is its number of members (2), got 3"),
     ],
-)
+)  # fmt: skip
 def test_bad_files_name_the_problem(tmp_path, content, words):
     path = tmp_path / "bad.toml"
     path.write_text(content)
@@ -81,3 +89,76 @@ def test_bad_files_name_the_problem(tmp_path, content, words):
 def test_missing_file():
     with pytest.raises(MachineError, match="cannot read machine file"):
         get_machine("no/such/file.toml")
+
+
+# -- per-opcode tables, unit groups and issue rules (the real-core presets use all three) ------
+
+PER_OPCODE = """
+name = "tiny-rv"
+stages = ["IS", "EX"]
+read_stage = "IS"
+execute_stage = "EX"
+write_stage = "EX"
+forwarding = true
+same_cycle_read = true
+issue_width = 2
+issue_rules = "llvm-mca"
+
+[units]
+A = 1
+B = 1
+AB = 2
+Div = 1
+
+[groups]
+AB = ["A", "B"]
+
+[ops.alu]
+execute_cycles = 1
+busy = { AB = 1 }
+
+[opcodes]
+"add" = { execute_cycles = 1, busy = { AB = 1 } }
+"mul" = { execute_cycles = 3, busy = { B = 1, AB = 1 } }
+"ld" = { execute_cycles = 2, busy = { A = 1, AB = 1 } }
+"div" = { execute_cycles = 10, busy = { Div = 9, B = 10, AB = 10 } }
+"""
+
+
+def test_per_opcode_table_from_a_file(tmp_path):
+    from lecturekit.asm import parse
+
+    path = tmp_path / "tiny.toml"
+    path.write_text(PER_OPCODE)
+    m = load_machine(path)
+    assert m.issue_rules == "llvm-mca" and m.llvm_rules
+    assert m.groups == {"AB": ("A", "B")}
+    mul, divw, add = parse("mul a0, a1, a2\ndivw a3, a4, a5\nadd a6, a7, t0\n", notation="riscv")
+    assert m.timing_key(mul) == "op:mul" and m.class_of("op:mul") == "mul"
+    assert m.timing_key(divw) == "div"  # no entry for divw: its class's timing
+    assert m.timing(m.timing_key(mul)).execute_cycles == 3
+    assert m.reservations("op:div") == (("Div", 1, 9), ("B", 1, 10), ("AB", 1, 10))
+    assert m.choices("op:add") == (("AB", 1),)  # holds the group, names no member
+    assert m.choices("op:mul") == ()
+    assert m.latency("RAW", "op:ld", "op:add") == 2
+    assert m.latency("WAW", "op:mul", "op:add") == 2  # llvm-mca: may land in the same cycle
+    lecture = m.with_options(issue_rules="lecture")
+    assert lecture.latency("WAW", "op:mul", "op:add") == 3
+    assert m.latency("RAW", "op:add", "op:ld", memory=True) == 0  # no memory ordering
+    text = describe(m)
+    assert "per-opcode timings for 4 opcodes" in text and "llvm-mca's" in text
+    with pytest.raises(MachineError, match="no timing for opcode 'sub'"):
+        m.timing("op:sub")
+    with pytest.raises(MachineError, match="issue_rules must be one of"):
+        m.with_options(issue_rules="fast")
+
+
+@pytest.mark.parametrize("name", ["rocket-rv64", "sifive-7-rv64"])
+def test_real_core_presets_are_per_opcode_and_say_where_from(name):
+    m = preset(name)
+    assert m.issue_rules == "lecture" and len(m.opcodes) > 250
+    assert m.provenance["generator"] == "tools/llvm_presets.py"
+    assert "LLVM version 14" in m.provenance["llvm"]
+    assert "0 differ" in m.provenance["checked"] or "2 differ" in m.provenance["checked"]
+    for cls in ("alu", "load", "store", "fadd", "fmul", "fdiv"):  # class = representative op
+        assert m.timing(cls) in m.opcodes.values()

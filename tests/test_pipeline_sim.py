@@ -138,3 +138,82 @@ def test_simulation_equals_order_evaluation(seed, size, machine, forwarding):
 def test_branch_followed_by_instructions_on_dual():
     src = "add $t0, $t1, $t2\nbne $t3, $t4, out\nlw $t5, 0($s1)\nout: add $t6, $t7, $t8\n"
     check_agreement(parse(src), preset("dual"), [0, 1, 2, 3])
+
+
+# -- the real-core presets: per-opcode timings, unit groups, and llvm-mca's issue rules --------
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    seed=st.integers(0, 10**9),
+    core=st.sampled_from(["rocket-rv64", "sifive-7-rv64"]),
+    rules=st.sampled_from(["lecture", "llvm-mca"]),
+    reorder=st.booleans(),
+)
+def test_real_cores_simulation_equals_order_evaluation(seed, core, rules, reorder):
+    """On the per-opcode presets, under either rule set, the simulator and the scheduling core
+    (the dependence graph plus the edges llvm-mca's rules add for the order, and llvm-mca's
+    choice of pipe) give the same cycle for every instruction, in program order or another."""
+    from lecturekit.target import real
+    from lecturekit.target.pipeline import evaluate_order
+
+    rng = random.Random(seed)
+    m = preset(core).with_options(issue_rules=rules)
+    program = parse(real.random_block(seed, rng.randint(1, 30), fp=True), notation="riscv")
+    order = None
+    if reorder:
+        order = random_topological_order(analyze(program, m).to_networkx(), rng)
+    ev = evaluate_order(program, m, order)
+    verify(ev.graph, ev)
+    sim = simulate(program, m, order)
+    assert [sim.issue[k] for k in range(len(program))] == ev.start
+    assert sim.cycles == ev.length
+    sched = sim.to_schedule()
+    verify(sched.graph, sched)
+
+
+def test_write_back_in_issue_order_is_llvm_mcas_rule():
+    """mul (4 cycles) then an independent add on Rocket: the lecture's pipeline issues the add
+    at once; under llvm-mca's rules it waits until its result is not ready before the mul's."""
+    block = parse("mul a0, a1, a2\nadd a3, a4, a5\nadd a6, a3, a3\n", notation="riscv")
+    m = preset("rocket-rv64")
+    lecture = simulate(block, m)
+    llvm = simulate(block, m.with_options(issue_rules="llvm-mca"))
+    assert [lecture.issue[k] for k in range(3)] == [1, 2, 3]
+    assert [llvm.issue[k] for k in range(3)] == [1, 4, 5]
+    assert {s.cause for s in llvm.stalls} == {"write-back"}
+    assert all(s.waits_for == 0 for s in llvm.stalls)
+    edges = [e for e in llvm.to_schedule().graph.edges if e.kind == "WB"]
+    assert [(e.src, e.dst, e.latency) for e in edges] == [(0, 1, 3)]
+
+
+def test_llvm_rules_let_two_writes_land_together_and_order_no_memory():
+    m = preset("rocket-rv64")
+    llvm = m.with_options(issue_rules="llvm-mca")
+    waw = parse("mul a0, a1, a2\naddi a0, a3, 1\n", notation="riscv")
+    assert simulate(waw, m).issue[1] == 5  # lecture: the add's write lands after the mul's
+    assert simulate(waw, llvm).issue[1] == 4  # llvm-mca: in the same cycle
+    # lbu spends 3 cycles in EX: the lecture's store may not write before the load's last
+    # cycle (memory order); llvm-mca orders no memory, but the store may not finish first
+    mem = parse("lbu a0, 0(a1)\nsb a2, 0(a1)\nsb a3, 8(a4)\n", notation="riscv")
+    assert [(s.cycle, s.cause) for s in simulate(mem, m).stalls] == [(2, "memory")]
+    assert [(s.cycle, s.cause) for s in simulate(mem, llvm).stalls] == [(2, "write-back")]
+    assert simulate(mem, m).issue == simulate(mem, llvm).issue == {0: 1, 1: 3, 2: 4}
+
+
+def test_u74_pipe_choice_under_llvm_rules():
+    """An ALU op takes pipe B when both are free (llvm-mca's choice), so a multiply right
+    after it waits a cycle; the lecture's rules count pipes and pair them."""
+    m = preset("sifive-7-rv64")
+    llvm = m.with_options(issue_rules="llvm-mca")
+    for text, lecture_issue, llvm_issue in [
+        ("add a0, a1, a2\nmul a3, a4, a5\n", [1, 1], [1, 2]),
+        ("add a0, a1, a2\nld a3, 0(a4)\n", [1, 1], [1, 1]),
+        ("mul a3, a4, a5\nadd a0, a1, a2\n", [1, 1], [1, 1]),
+        ("ld a3, 0(a4)\nadd a0, a1, a2\nadd a6, a1, a2\nmul a7, a4, a5\n", [1, 1, 2, 2],
+         [1, 1, 2, 3]),
+        ("fdiv.d fa0, fa1, fa2\nadd a0, a1, a2\nfadd.d fa3, fa4, fa5\n", [1, 1, 57], [1, 54, 57]),
+    ]:  # fmt: skip
+        block = parse(text, notation="riscv")
+        assert [simulate(block, m).issue[k] for k in range(len(block))] == lecture_issue, text
+        assert [simulate(block, llvm).issue[k] for k in range(len(block))] == llvm_issue, text

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from .opcodes import (
     BRANCH_SYMBOL,
+    CSR_NAMES,
     FP_OPCODES,
     OPCODES,
     REGISTERS,
@@ -83,14 +84,25 @@ def format_riscv(ins) -> str:
     """The instruction in RISC-V syntax (its source text when it has one)."""
     if ins.text:
         return ins.text
-    if RISCV_OPCODES.get(ins.opcode, ("",))[0] in ("ret", "call"):
+    fmt = RISCV_OPCODES.get(ins.opcode, ("",))[0]
+    if fmt == "call" and getattr(ins, "symbol", None):
+        return f"{ins.opcode} {ins.symbol}"
+    if fmt in ("ret", "call", "fence"):
         return ins.opcode
+    if fmt in ("csrr", "csrw", "csrrw"):  # the CSR stands where the assembler expects it
+        csr = CSR_NAMES.get(ins.imm, ins.imm)
+        regs = [_name(r) for r in (*ins.dests, *ins.srcs)]
+        if fmt == "csrw":
+            return f"{ins.opcode} {csr}, {regs[0]}"
+        return f"{ins.opcode} {', '.join([regs[0], str(csr), *regs[1:]])}"
     parts = list(ins.dests) + list(ins.srcs if ins.mem is None else ins.srcs[:-1])
     ops = ", ".join(_name(r) for r in parts)
+    symbol = getattr(ins, "symbol", None)  # %lo(sym) and the like, where the number was
     if ins.mem is not None:
-        ops = (ops + ", " if ops else "") + f"{ins.mem.offset}({_name(ins.mem.base)})"
-    elif ins.imm is not None:
-        ops = (ops + ", " if ops else "") + str(ins.imm)
+        offset = symbol if symbol and not ins.mem.offset else ins.mem.offset
+        ops = (ops + ", " if ops else "") + f"{offset}({_name(ins.mem.base)})"
+    elif ins.imm is not None or symbol:
+        ops = (ops + ", " if ops else "") + str(ins.imm if ins.imm is not None else symbol)
     if ins.target:
         ops = (ops + ", " if ops else "") + ins.target
     return f"{ins.opcode} {ops}".strip()

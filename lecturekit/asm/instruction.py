@@ -31,7 +31,9 @@ class Instruction:
 
     ``dests`` and ``srcs`` are register names without ``$``; ``mem`` is the memory operand of a
     load or store; ``target`` is a branch's label. ``text`` is the source as written (comment
-    removed), ``line`` its 1-based line number.
+    removed), ``line`` its 1-based line number. ``symbol``: in RISC-V, an immediate or offset
+    that names a symbol (``%lo(C)``, ``%pcrel_hi(.LC0)``), kept so that a rewritten copy of the
+    instruction prints it again (``imm`` is then ``None``, the offset 0).
     """
 
     opcode: str
@@ -44,6 +46,7 @@ class Instruction:
     text: str = ""
     line: int = 0
     notation: str = "mips"
+    symbol: str | None = None
 
     @property
     def op_class(self) -> str:

@@ -109,6 +109,22 @@ WIDTH = {
     "lw": 4, "lwu": 4, "sw": 4, "flw": 4, "fsw": 4,
     "ld": 8, "sd": 8, "fld": 8, "fsd": 8,
 }  # fmt: skip
+for _suffix in ("", ".aq", ".rl", ".aqrl"):
+    for _w, _n in (("w", 4), ("d", 8)):
+        WIDTH[f"lr.{_w}{_suffix}"] = WIDTH[f"sc.{_w}{_suffix}"] = _n
+        for _op in ("swap", "add", "and", "or", "xor", "max", "maxu", "min", "minu"):
+            WIDTH[f"amo{_op}.{_w}{_suffix}"] = _n
+
+#: control and status registers by name (the ones compiled code and the FP pseudo-instructions
+#: use); any other name is accepted too, without a number
+CSR_NUMBERS = {
+    "fflags": 0x001, "frm": 0x002, "fcsr": 0x003,
+    "cycle": 0xC00, "time": 0xC01, "instret": 0xC02,
+    "cycleh": 0xC80, "timeh": 0xC81, "instreth": 0xC82,
+    "mstatus": 0x300, "mepc": 0x341, "mcause": 0x342, "mtvec": 0x305,
+    "sstatus": 0x100, "sepc": 0x141, "scause": 0x142, "stvec": 0x105, "satp": 0x180,
+}  # fmt: skip
+CSR_NAMES = {number: name for name, number in CSR_NUMBERS.items()}
 
 
 def _table() -> dict[str, tuple[str, str]]:
@@ -123,16 +139,38 @@ def _table() -> dict[str, tuple[str, str]]:
     add("mul mulh mulhu mulhsu mulw", "rrr", "mul")
     add("div divu rem remu divw divuw remw remuw", "rrr", "div")
     add("li lui auipc la lla", "ri", "alu")
-    add("mv not neg negw sext.w seqz snez sltz sgtz", "rr", "alu")
+    add("sgt sgtu", "rrr", "alu")  # pseudo: slt/sltu with the sources swapped
+    add("mv not neg negw sext.w seqz snez sltz sgtz zext.b", "rr", "alu")
     add("lb lh lw ld lbu lhu lwu flw fld", "load", "load")
     add("sb sh sw sd fsw fsd", "store", "store")
     add("beq bne blt bge bltu bgeu bgt ble bgtu bleu", "rrl", "branch")
     add("beqz bnez blez bgez bltz bgtz", "rl", "branch")
     add("j", "l", "branch")
+    add("jal", "jal", "branch")
     add("jr", "r", "branch")
+    add("jalr", "jalr", "branch")
     add("ret", "ret", "branch")
     add("call tail", "call", "branch")
     add("nop", "", "nop")
+    # barriers keep their place in the block, as a branch does
+    add("fence", "fence", "branch")
+    add("fence.i fence.tso ecall ebreak unimp", "", "branch")
+    # control and status registers (the FP flags and rounding mode, counters)
+    add("csrr", "csrr", "alu")
+    add("csrw csrs csrc", "csrw", "alu")
+    add("csrwi csrsi csrci", "csrwi", "alu")
+    add("csrrw csrrs csrrc", "csrrw", "alu")
+    add("csrrwi csrrsi csrrci", "csrrwi", "alu")
+    add("frflags frrm frcsr rdcycle rdtime rdinstret", "rd", "alu")
+    add("fsflags fsrm fscsr", "csrset", "alu")
+    add("fsflagsi fsrmi", "csrseti", "alu")
+    # the A extension: lr is a load, sc and the AMOs write memory (and a register)
+    for suffix in ("", ".aq", ".rl", ".aqrl"):
+        for w in ("w", "d"):
+            add(f"lr.{w}{suffix}", "lr", "load")
+            add(f"sc.{w}{suffix}", "amo", "store")
+            for op in ("swap", "add", "and", "or", "xor", "max", "maxu", "min", "minu"):
+                add(f"amo{op}.{w}{suffix}", "amo", "store")
     # the lecture's pseudo-instructions, which lecturekit's loop tools emit in the code they
     # generate around a loop (trip counts): not RISC-V, but read so that code parses back
     add("subi", "rri", "alu")
@@ -147,7 +185,7 @@ def _table() -> dict[str, tuple[str, str]]:
         add(f"fdiv.{s}", "rrr", "fdiv")
         add(f"fsqrt.{s}", "rr", "fdiv")
         add(f"fmv.{s} fneg.{s} fabs.{s} fclass.{s}", "rr", "fadd")
-    add("fmv.x.d fmv.d.x fmv.x.w fmv.w.x fcvt.s.d fcvt.d.s", "rr", "fadd")
+    add("fmv.x.d fmv.d.x fmv.x.w fmv.w.x fmv.x.s fmv.s.x fcvt.s.d fcvt.d.s", "rr", "fadd")
     for a in ("w", "wu", "l", "lu"):
         for b in ("s", "d"):
             add(f"fcvt.{a}.{b} fcvt.{b}.{a}", "rr", "fadd")

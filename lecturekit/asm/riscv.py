@@ -1,4 +1,4 @@
-"""RISC-V assembly as ``clang -S`` and ``llvm-mc`` print it (RV64 I, M, F and D).
+"""RISC-V assembly as ``clang -S``, ``gcc -S`` and ``llvm-mc`` print it (RV64 I, M, A, F, D).
 
 ::
 
@@ -19,15 +19,22 @@ What is read:
   so ``x10`` and ``a0`` are the same register and ``x0`` is ``zero``, which never carries a
   dependence;
 * loads and stores ``lb lh lw ld lbu lhu lwu flw fld`` / ``sb sh sw sd fsw fsd`` with an
-  ``offset(base)`` operand (the offset may be ``%lo(sym)``); the access width is kept, so
-  ``sd a0, 0(a1)`` and ``lw a2, 4(a1)`` overlap and depend on each other;
+  ``offset(base)`` operand (the offset may be ``%lo(sym)`` or ``%pcrel_lo(label)``); the access
+  width is kept, so ``sd a0, 0(a1)`` and ``lw a2, 4(a1)`` overlap and depend on each other;
 * integer ``add addi sub addw addiw slli srli srai sll srl sra slt sltu and or xor ...``, ``lui
-  auipc``, the M extension (``mul mulw mulh div divu rem remw ...``), the F/D arithmetic
+  auipc``, the M extension (``mul mulw mulh div divu rem remw ...``), the A extension (``lr.w
+  sc.d amoadd.w amoswap.d ...`` with ``.aq``/``.rl``/``.aqrl``), the F/D arithmetic
   (``fadd.d fsub.d fmul.d fdiv.d fsqrt.d fmadd.d fmsub.d fnmadd.d fmin.d fcvt.* fmv.* feq.d``, the
   ``.s`` forms too), branches ``beq bne blt bge bltu bgeu`` and the pseudo-branches ``beqz bnez
-  blez bgez bltz bgtz bgt ble bgtu bleu``, ``j jr ret call tail jal jalr``;
-* the pseudo-instructions clang prints: ``li mv not neg negw sext.w seqz snez sltz sgtz la lla
-  nop fmv.d fneg.d fabs.d``;
+  blez bgez bltz bgtz bgt ble bgtu bleu``, ``j jr ret call tail jal jalr``, ``fence``, the CSR
+  instructions (``csrr csrw ... frflags fsflags frrm fsrm rdcycle``);
+* the pseudo-instructions compilers print: ``li mv not neg negw sext.w zext.b seqz snez sltz sgtz
+  sgt sgtu la lla nop fmv.d fneg.d fabs.d``;
+* operands that name a symbol: ``%hi(sym)``, ``%lo(sym)``, ``%pcrel_hi(sym)``, ``sym+8``,
+  ``call sqrt@plt``, and GCC's loads and stores from a symbol (``ld a2, .LC1``,
+  ``fld fa4, .LC0, a5``, ``sd a0, sym, t0``);
+* several statements on one line separated by ``;`` and numeric local labels (``1:`` with
+  ``1f``/``1b``), as GCC prints its atomic sequences;
 * virtual registers ``%v1`` (or ``$v1``): the loop tools (``lecturekit unroll``/``modulo``)
   write renamed copies with them, and the lecture's ``subi muli divi move`` in the code they
   generate, so compiled loops go through every tool and the result parses back;
@@ -35,9 +42,18 @@ What is read:
   are skipped and listed in the program's ``notes``. A branch to a label outside the text (the
   exit of a loop that was cut out of a function) is allowed in RISC-V and noted.
 
-Operation classes (which decide the unit and latency on a machine): ``alu``, ``mul``, ``div``,
-``load``, ``store``, ``branch``, ``nop``, and for floating point ``fadd`` (add, subtract, compare,
-convert, move), ``fmul`` (multiply and fused multiply-add) and ``fdiv`` (divide, square root).
+**Pseudo-instructions the assembler expands** become the instructions it emits, as the hardware
+(and llvm-mca) sees them, each noted in ``program.notes``: ``li`` with a constant that does not
+fit in 12 bits becomes ``lui``/``addiw``/``slli``/``addi``/``srli`` (LLVM 14's sequence,
+:func:`materialize`); ``la``/``lla`` become ``auipc`` + ``addi``; a load or store from a symbol
+becomes ``auipc`` + the access. ``call`` and ``tail`` stay one instruction (llvm-mca does not
+time them).
+
+Operation classes (which decide the unit and latency on a machine without a per-opcode table):
+``alu``, ``mul``, ``div``, ``load``, ``store`` (``sc`` and the AMOs too), ``branch`` (and the
+barriers ``fence``, ``ecall``, ``ebreak``, which keep their place as a branch does), ``nop``, and
+for floating point ``fadd`` (add, subtract, compare, convert, move), ``fmul`` (multiply and fused
+multiply-add) and ``fdiv`` (divide, square root).
 
 Errors are :class:`~lecturekit.errors.ParseError` with the line and column, as for MIPS.
 """
@@ -50,12 +66,15 @@ from ..errors import ParseError
 from .cursor import LineCursor, split_lines
 from .formatting import format_riscv
 from .instruction import Instruction, MemRef, Program
-from .opcodes import FP_REGISTERS, OPCODES, REGISTERS, RISCV_OPCODES, WIDTH
+from .opcodes import CSR_NUMBERS, FP_REGISTERS, OPCODES, REGISTERS, RISCV_OPCODES, WIDTH
 
 _ROUNDING = frozenset({"rne", "rtz", "rdn", "rup", "rmm", "dyn"})
-
+#: the longest block :func:`parse_riscv` reads (instructions, after expansion)
+MAX_INSTRUCTIONS = 200_000
 
 _MIPS_OPCODES = frozenset(OPCODES)
+#: ABI register names RISC-V has and MIPS does not (MIPS has a0-a3, s0-s8, t0-t9, no tp)
+_RV_ONLY_NAMES = frozenset("a4 a5 a6 a7 s9 s10 s11 tp".split())
 
 
 def _strip(line: str) -> str:
@@ -63,9 +82,21 @@ def _strip(line: str) -> str:
     return line if i < 0 else line[:i]
 
 
-_LABEL = re.compile(r"\s*([A-Za-z_.$][A-Za-z0-9_.$]*)\s*:")
+def _statements(body: str) -> list[tuple[int, int]]:
+    """(start, end) of each ``;``-separated statement of a line (GNU as for RISC-V)."""
+    out, start = [], 0
+    for k, c in enumerate(body):
+        if c == ";":
+            out.append((start, k))
+            start = k + 1
+    out.append((start, len(body)))
+    return out
+
+
+_LABEL = re.compile(r"\s*([A-Za-z_.$][A-Za-z0-9_.$]*|[0-9]+)\s*:")
 _FIRST = re.compile(r"\s*(\S+)")
 _RV_ONLY_REG = re.compile(r"(?<![A-Za-z0-9_$.])(?:x[0-9]{1,2}|f[0-9]{1,2}|f[tsa][0-9]{1,2})\b")
+_WORDS = re.compile(r"(?<![A-Za-z0-9_$.%])([A-Za-z][A-Za-z0-9]*)(?![A-Za-z0-9_.(])")
 
 
 def looks_like_riscv(source: str) -> bool:
@@ -73,9 +104,10 @@ def looks_like_riscv(source: str) -> bool:
 
     RISC-V when nothing is three-address (no ``=``, ``if``, ``goto``) and something is RISC-V
     only: a directive (``.text``), an opcode MIPS does not have (``ld``, ``addiw``, ``fadd.d``,
-    ``mv``, ``ret``, ...), a register ``x5``/``f3``/``fa0`` or a ``%`` operand (a virtual
-    register ``%v``, as generated code renames registers, or ``%hi``/``%lo``). (``$t0`` alone
-    is MIPS; in RISC-V text ``$v``/``%v`` is a virtual register.)
+    ``mv``, ``sgt``, ``ret``, ...), a register MIPS does not have (``x5``, ``f3``, ``fa0``,
+    ``a4``-``a7``, ``s9``-``s11``, ``tp``) or a ``%`` operand (a virtual register ``%v``, as
+    generated code renames registers, or ``%hi``/``%lo``). (``$t0`` alone is MIPS; in RISC-V
+    text ``$v``/``%v`` is a virtual register.)
     """
     mips = _MIPS_OPCODES
     evidence = False
@@ -92,54 +124,83 @@ def looks_like_riscv(source: str) -> bool:
         word = m.group(1).lower()
         if word in ("if", "goto"):
             return False
+        rest = body[m.end() :]
         if word.startswith("."):
             evidence = True
         elif word in RISCV_OPCODES and word not in mips:
             evidence = True
-        elif _RV_ONLY_REG.search(body[m.end() :]) or "%" in body[m.end() :]:
+        elif _RV_ONLY_REG.search(rest) or "%" in rest:
             evidence = True  # (a %-register or %hi/%lo: RISC-V only)
+        elif "$" not in rest and any(w in _RV_ONLY_NAMES for w in _WORDS.findall(rest)):
+            evidence = True
     return evidence
 
 
 def parse_riscv(source: str):
     """Parse RISC-V assembly into a :class:`~lecturekit.asm.instruction.Program` (instructions carry
-    ``notation="riscv"``). Directives and branches leaving the text are listed in
-    ``program.notes``."""
+    ``notation="riscv"``). Directives, pseudo-instructions the assembler expands and branches
+    leaving the text are listed in ``program.notes``."""
     if not isinstance(source, str):
         raise ParseError(f"expected program text (a string), got {type(source).__name__}", 1, 1)
-    instructions = []
+    lines = split_lines(source)
+    numeric = _numeric_labels(lines)
+    instructions: list[Instruction] = []
     labels: dict[str, int] = {}
     pending: list[str] = []
     notes: list[str] = []
     directives: dict[str, list[int]] = {}
-    for number, full in enumerate(split_lines(source), start=1):
+    expanded: list[str] = []
+    seen_numeric = 0  # numeric label definitions passed so far (see _numeric_labels)
+    for number, full in enumerate(lines, start=1):
         body = _strip(full)
-        cur = LineCursor(body, number, full)
-        while m := _LABEL.match(body, cur.pos):
-            name = m.group(1)
-            if name in labels or name in pending:
-                raise cur.error(f"label {name!r} is defined twice", m.start(1))
-            pending.append(name)
-            cur.pos = m.end()
-        if cur.at_end():
-            continue
-        if body[cur.pos] == ".":
-            word = _FIRST.match(body, cur.pos).group(1)
-            directives.setdefault(word, []).append(number)
-            continue
-        ins = _parse_one(cur)
-        ins = Instruction(
-            **{**ins.__dict__, "labels": tuple(pending), "line": number, "notation": "riscv"}
-        )
-        for name in pending:
-            labels[name] = len(instructions)
-        pending = []
-        instructions.append(ins)
+        for start, end in _statements(body):
+            cur = LineCursor(" " * start + body[start:end], number, full)
+            cur.pos = start
+            while m := _LABEL.match(cur.text, cur.pos):
+                name = m.group(1)
+                if name.isdigit():
+                    name = _numeric_name(name, seen_numeric)
+                    seen_numeric += 1
+                elif name in labels or name in pending:
+                    raise cur.error(f"label {name!r} is defined twice", m.start(1))
+                pending.append(name)
+                cur.pos = m.end()
+            if cur.at_end():
+                continue
+            if cur.text[cur.pos] == ".":
+                word = _FIRST.match(cur.text, cur.pos).group(1)
+                directives.setdefault(word, []).append(number)
+                continue
+            group = _parse_one(cur, numeric, seen_numeric)
+            if len(group) > 1:
+                expanded.append(
+                    f"line {number}: {' '.join(cur.text[start:].split())} is "
+                    f"{len(group)} instructions as the assembler expands it "
+                    f"({'; '.join(ins.text for ins in group)})"
+                )
+            for k, ins in enumerate(group):
+                ins = Instruction(
+                    **{
+                        **ins.__dict__,
+                        "labels": tuple(pending) if k == 0 else (),
+                        "line": number,
+                        "notation": "riscv",
+                    }
+                )
+                for name in pending if k == 0 else ():
+                    labels[name] = len(instructions)
+                instructions.append(ins)
+            pending = []
+            if len(instructions) > MAX_INSTRUCTIONS:
+                raise ParseError(
+                    f"block too long: more than {MAX_INSTRUCTIONS:,} instructions", number, 1
+                )
     for name in pending:
         labels[name] = len(instructions)
-    for word, lines in directives.items():
-        where = ", ".join(map(str, lines[:5])) + (", ..." if len(lines) > 5 else "")
-        notes.append(f"directive {word} ignored (line {where})")
+    for word, where in directives.items():
+        shown = ", ".join(map(str, where[:5])) + (", ..." if len(where) > 5 else "")
+        notes.append(f"directive {word} ignored (line {shown})")
+    notes.extend(expanded)
     for ins in instructions:
         if ins.target is not None and ins.target not in labels:
             notes.append(
@@ -148,6 +209,78 @@ def parse_riscv(source: str):
     program = Program(instructions, labels, source)
     program.notes = notes
     return program
+
+
+def _numeric_name(digits: str, k: int) -> str:
+    """The name the k-th numeric label definition (``1:``) gets: a numeric label may be defined
+    many times, and ``1f``/``1b`` name the next/previous definition."""
+    return f".Lnum{int(digits)}_{k}"
+
+
+def _numeric_labels(lines: list[str]) -> list[str]:
+    """The digits of every numeric label definition, in order (for resolving ``1f``)."""
+    out = []
+    for full in lines:
+        body = _strip(full)
+        for start, end in _statements(body):
+            pos, text = start, body[:end]
+            while m := _LABEL.match(text, pos):
+                if m.group(1).isdigit():
+                    out.append(m.group(1))
+                pos = m.end()
+    return out
+
+
+def materialize(value: int) -> list[tuple[str, int]]:
+    """The instructions ``li rd, value`` becomes on RV64GC, as LLVM 14 emits them
+    (RISCVMatInt::generateInstSeq without the Zba/Zbb/Zbs extensions): ``[(opcode, immediate),
+    ...]``, the first one writing the register from scratch (``lui``, or ``addi`` from ``zero``)
+    and each later one updating it (``addiw``, ``slli``, ``addi``, ``srli``)."""
+    value = _signed64(value)
+    seq = _matint(value)
+    if value > 0 and len(seq) > 2:  # a shifted constant and a final srli may be shorter
+        zeros = 64 - value.bit_length()
+        shifted = ((value << zeros) & _MASK64) | ((1 << zeros) - 1)
+        for candidate in (shifted, shifted & ~((1 << zeros) - 1) & _MASK64):
+            tmp = _matint(_signed64(candidate)) + [("srli", zeros)]
+            if len(tmp) < len(seq):
+                seq = tmp
+                if len(seq) <= 2:
+                    break
+    return seq
+
+
+_MASK64 = (1 << 64) - 1
+
+
+def _signed64(v: int) -> int:
+    v &= _MASK64
+    return v - (1 << 64) if v >> 63 else v
+
+
+def _sext(v: int, bits: int) -> int:
+    v &= (1 << bits) - 1
+    return v - (1 << bits) if v >> (bits - 1) else v
+
+
+def _matint(val: int) -> list[tuple[str, int]]:
+    if -(2**31) <= val < 2**31:
+        hi20 = ((val + 0x800) >> 12) & 0xFFFFF
+        lo12 = _sext(val, 12)
+        out = [("lui", hi20)] if hi20 else []
+        if lo12 or hi20 == 0:
+            out.append(("addiw" if hi20 else "addi", lo12))
+        return out
+    lo12 = _sext(val, 12)
+    hi52 = ((val + 0x800) & _MASK64) >> 12
+    shift = 12 + ((hi52 & -hi52).bit_length() - 1)
+    hi52 = _sext(hi52 >> (shift - 12), 64 - shift)
+    if shift > 12 and not -2048 <= hi52 < 2048:  # shift less, so that LUI can take the rest
+        wide = _signed64(hi52 << 12)
+        if -(2**31) <= wide < 2**31:
+            shift -= 12
+            hi52 = wide
+    return _matint(hi52) + [("slli", shift)] + ([("addi", lo12)] if lo12 else [])
 
 
 def _reg(cur, role: str, fp: bool | None = None) -> str:
@@ -173,12 +306,19 @@ def _reg(cur, role: str, fp: bool | None = None) -> str:
     return abi
 
 
-_SYMBOLIC = r"%[a-z_]+\([^)]*\)|[A-Za-z_.$][A-Za-z0-9_.$]*"
 _NUMBER = r"[+-]?(?:0[xX][0-9a-fA-F]+|[0-9]+)(?![A-Za-z0-9_])"
+#: a symbol with an optional @plt and +/- constant: sym, .LC0, C+80, memcpy@plt
+_SYMBOL = (
+    r"[A-Za-z_.$][A-Za-z0-9_.$]*(?:@[A-Za-z]+)?"
+    r"(?:\s*[+-]\s*(?:0[xX][0-9a-fA-F]+|[0-9]+|[A-Za-z_.$][A-Za-z0-9_.$]*))*"
+)
+_SYMBOLIC = r"%[a-z_]+\([^)]*\)|" + _SYMBOL
 
 
 def _imm(cur, role: str, symbols: bool = True) -> int | None:
-    """An integer, or (when allowed) a relocation like %hi(sym) / a symbol: returns None."""
+    """An integer, or (when allowed) a relocation like %hi(sym) / a symbol: returns None and
+    leaves its text in ``cur.symbol``."""
+    cur.symbol = None
     cur.skip_ws()
     at = cur.pos
     tok = cur.token(_NUMBER)
@@ -192,11 +332,31 @@ def _imm(cur, role: str, symbols: bool = True) -> int | None:
     if symbols:
         tok = cur.token(_SYMBOLIC)
         if tok is not None:
+            cur.symbol = tok[0]
             return None
     raise cur.error(f"expected an integer for {role}, found {cur._found()}")
 
 
-def _parse_one(cur):
+def _symbol_next(cur) -> bool:
+    """Whether the next operand is a symbol (not a number, ``(`` or ``%lo(...)(``)."""
+    cur.skip_ws()
+    rest = cur.text[cur.pos :]
+    return bool(re.match(_SYMBOL + r"\s*(?:,|$)", rest)) and not re.match(_NUMBER, rest)
+
+
+def _fp_operands(opcode: str, cls: str) -> tuple[bool, bool]:
+    """(destination is FP, sources are FP) for an instruction of the given opcode and class."""
+    if cls not in ("fadd", "fmul", "fdiv"):
+        return opcode in ("fld", "flw"), False
+    dest = not opcode.startswith(("feq", "flt", "fle", "fclass", "fmv.x", "fcvt.w", "fcvt.l"))
+    src = not opcode.startswith(
+        ("fmv.d.x", "fmv.w.x", "fmv.s.x", "fcvt.s.w", "fcvt.s.l", "fcvt.d.w", "fcvt.d.l")
+    )
+    return dest, src
+
+
+def _parse_one(cur, numeric: list[str], seen: int) -> list[Instruction]:
+    """One statement: usually one instruction, several where the assembler expands it."""
     cur.skip_ws()
     start = cur.pos
     tok = cur.token(r"[A-Za-z][A-Za-z0-9.]*")
@@ -205,44 +365,33 @@ def _parse_one(cur):
     opcode = tok[0].lower()
     if opcode not in RISCV_OPCODES:
         raise cur.error(
-            f"unknown RISC-V opcode {tok[0]!r} (RV64 I, M, F, D and the pseudo-instructions "
-            "clang prints are known)",
+            f"unknown RISC-V opcode {tok[0]!r} (RV64 I, M, A, F, D, the CSR instructions and "
+            "the pseudo-instructions compilers print are known)",
             tok[1],
         )
     fmt, cls = RISCV_OPCODES[opcode]
-    fp = cls in ("fadd", "fmul", "fdiv")
+    dest_fp, src_fp = _fp_operands(opcode, cls)
+    group: list[Instruction] | None = None
 
     def comma():
         cur.expect(",", "','")
 
-    # which operands are floating-point registers
-    def dest_fp() -> bool:
-        if not fp:
-            return opcode in ("fld", "flw")
-        if opcode.startswith(("feq", "flt", "fle", "fclass", "fmv.x", "fcvt.w", "fcvt.l")):
-            return False
-        return True
-
-    def src_fp() -> bool:
-        if not fp:
-            return False
-        if opcode.startswith(("fmv.d.x", "fmv.w.x", "fcvt.s.w", "fcvt.s.l", "fcvt.d.w")):
-            return False
-        if opcode.startswith("fcvt.d.l"):
-            return False
-        return True
+    def label() -> str:
+        return _label(cur, numeric, seen)
 
     if fmt == "rrr":
-        d = _reg(cur, "the destination", dest_fp())
+        d = _reg(cur, "the destination", dest_fp)
         comma()
-        a = _reg(cur, "the first source", src_fp())
+        a = _reg(cur, "the first source", src_fp)
         comma()
         cur.skip_ws()
-        if not fp and re.match(_NUMBER, cur.text[cur.pos :]):
+        if cls not in ("fadd", "fmul", "fdiv") and re.match(_NUMBER, cur.text[cur.pos :]):
             at = cur.pos
             raise cur.error(f"{opcode} takes a register as its second source (use {opcode}i)", at)
-        b = _reg(cur, "the second source", src_fp())
+        b = _reg(cur, "the second source", src_fp)
         ins = Instruction(opcode, (d,), (a, b))
+        if cls in ("fadd", "fmul", "fdiv"):
+            _rounding(cur, comma)
     elif fmt == "rrrr":
         d = _reg(cur, "the destination", True)
         srcs = []
@@ -250,90 +399,289 @@ def _parse_one(cur):
             comma()
             srcs.append(_reg(cur, role, True))
         ins = Instruction(opcode, (d,), tuple(srcs))
+        _rounding(cur, comma)
     elif fmt == "rri":
         d = _reg(cur, "the destination", False)
         comma()
         a = _reg(cur, "the source", False)
         comma()
-        ins = Instruction(opcode, (d,), (a,), imm=_imm(cur, "the immediate"))
+        ins = Instruction(opcode, (d,), (a,), imm=_imm(cur, "the immediate"), symbol=cur.symbol)
     elif fmt == "ri":
         d = _reg(cur, "the destination", False)
         comma()
-        imm = _imm(cur, "the immediate", symbols=opcode != "li")
-        ins = Instruction(opcode, (d,), (), imm=imm)
-    elif fmt == "rr":
-        d = _reg(cur, "the destination", dest_fp())
-        comma()
-        a = _reg(cur, "the source", src_fp())
-        if opcode.startswith("fcvt") and cur.peek(","):
-            comma()
-            cur.skip_ws()
+        if opcode == "li":
             at = cur.pos
-            rm = cur.token(r"[a-z]+")
-            if rm is None or rm[0] not in _ROUNDING:
-                cur.pos = at
-                modes = ", ".join(sorted(_ROUNDING))
-                raise cur.error(f"expected a rounding mode ({modes}), found {cur._found()}")
+            value = _imm(cur, "the immediate", symbols=False)
+            if not -(2**63) <= value < 2**64:
+                raise cur.error(f"li: {value} does not fit in 64 bits", at)
+            ins = Instruction(opcode, (d,), (), imm=value)
+            group = _expand_li(d, value, cur.text[start:])
+        elif opcode in ("la", "lla"):
+            cur.skip_ws()
+            sym = cur.token(_SYMBOL)
+            if sym is None:
+                raise cur.error(f"expected a symbol for {opcode}, found {cur._found()}")
+            ins = Instruction(opcode, (d,), ())
+            hi, lo = f"%pcrel_hi({sym[0]})", f"%pcrel_lo({sym[0]})"
+            group = [
+                _ins("auipc", (d,), (), f"auipc {d}, {hi}", symbol=hi),
+                _ins("addi", (d,), (d,), f"addi {d}, {d}, {lo}", symbol=lo),
+            ]
+        else:
+            imm = _imm(cur, "the immediate")
+            ins = Instruction(opcode, (d,), (), imm=imm, symbol=cur.symbol)
+    elif fmt == "rr":
+        d = _reg(cur, "the destination", dest_fp)
+        comma()
+        a = _reg(cur, "the source", src_fp)
+        if opcode.startswith(("fcvt", "fsqrt")):
+            _rounding(cur, comma)
         ins = Instruction(opcode, (d,), (a,))
     elif fmt in ("load", "store"):
         is_fp = opcode.startswith("f")
         r = _reg(cur, "the loaded register" if fmt == "load" else "the stored register", is_fp)
         comma()
-        cur.skip_ws()
-        offset = 0
-        if not cur.peek("("):
-            offset = _imm(cur, "the offset of offset(base)") or 0
-        cur.expect("(", "'(' of offset(base)")
-        base = _reg(cur, "the base of offset(base)", False)
-        cur.expect(")", "')' closing offset(base)")
-        mem = MemRef(base, offset, WIDTH[opcode])
-        if fmt == "load":
-            ins = Instruction(opcode, (r,), (base,), mem=mem)
+        if _symbol_next(cur):  # GCC's `ld a2, .LC1`, `fld fa4, .LC0, a5`, `sd a0, sym, t0`
+            sym = cur.token(_SYMBOL)[0]
+            temp = r if fmt == "load" and not is_fp else None
+            if cur.peek(","):
+                comma()
+                temp = _reg(cur, "the address register", False)
+            if temp is None:
+                raise cur.error(
+                    f"{opcode} from a symbol needs an address register: {opcode} {r}, {sym}, t0"
+                )
+            mem = MemRef(temp, 0, WIDTH[opcode])
+            hi, lo = f"%pcrel_hi({sym})", f"%pcrel_lo({sym})"
+            access = f"{opcode} {r}, {lo}({temp})"
+            if fmt == "load":
+                ins = Instruction(opcode, (r,), (temp,), mem=mem)
+                second = _ins(opcode, (r,), (temp,), access, mem=mem, symbol=lo)
+            else:
+                ins = Instruction(opcode, (), (r, temp), mem=mem)
+                second = _ins(opcode, (), (r, temp), access, mem=mem, symbol=lo)
+            group = [_ins("auipc", (temp,), (), f"auipc {temp}, {hi}", symbol=hi), second]
         else:
-            ins = Instruction(opcode, (), (r, base), mem=mem)
+            offset, base = _address(cur)
+            symbol = cur.symbol
+            mem = MemRef(base, offset, WIDTH[opcode])
+            if fmt == "load":
+                ins = Instruction(opcode, (r,), (base,), mem=mem, symbol=symbol)
+            else:
+                ins = Instruction(opcode, (), (r, base), mem=mem, symbol=symbol)
+    elif fmt == "lr":
+        d = _reg(cur, "the destination", False)
+        comma()
+        offset, base = _address(cur, zero_only=True)
+        ins = Instruction(opcode, (d,), (base,), mem=MemRef(base, 0, WIDTH[opcode]))
+    elif fmt == "amo":
+        d = _reg(cur, "the destination", False)
+        comma()
+        v = _reg(cur, "the source", False)
+        comma()
+        offset, base = _address(cur, zero_only=True)
+        ins = Instruction(opcode, (d,), (v, base), mem=MemRef(base, 0, WIDTH[opcode]))
     elif fmt == "rrl":
         a = _reg(cur, "the first compared register", False)
         comma()
         b = _reg(cur, "the second compared register", False)
         comma()
-        ins = Instruction(opcode, (), (a, b), target=_label(cur))
+        ins = Instruction(opcode, (), (a, b), target=label())
     elif fmt == "rl":
         a = _reg(cur, "the tested register", False)
         comma()
-        ins = Instruction(opcode, (), (a,), target=_label(cur))
+        ins = Instruction(opcode, (), (a,), target=label())
     elif fmt == "l":
-        ins = Instruction(opcode, target=_label(cur))
+        ins = Instruction(opcode, target=label())
+    elif fmt == "jal":  # jal label | jal rd, label
+        d = "ra"
+        if re.match(r"\s*[A-Za-z0-9]+\s*,", cur.text[cur.pos :]):
+            d = _reg(cur, "the link register", False)
+            comma()
+        ins = Instruction(opcode, (d,), (), target=label())
+    elif fmt == "jalr":  # jalr rs | jalr rd, rs[, imm] | jalr [rd,] imm(rs)
+        first_is_reg = re.match(r"\s*[%$]?[A-Za-z][A-Za-z0-9_]*\s*(?:,|$)", cur.text[cur.pos :])
+        d = "ra"
+        if first_is_reg:
+            r = _reg(cur, "the jump register", False)
+            if not cur.peek(","):
+                ins = Instruction(opcode, (d,), (r,))
+            else:
+                d = r
+                comma()
+                if re.match(r"\s*[%$]?[A-Za-z][A-Za-z0-9_]*\s*(?:,|$)", cur.text[cur.pos :]):
+                    r = _reg(cur, "the jump register", False)
+                    imm = 0
+                    if cur.peek(","):
+                        comma()
+                        imm = _imm(cur, "the offset")
+                    ins = Instruction(opcode, (d,), (r,), imm=imm)
+                else:
+                    imm, r = _address(cur)
+                    ins = Instruction(opcode, (d,), (r,), imm=imm)
+        else:
+            imm, r = _address(cur)
+            ins = Instruction(opcode, (d,), (r,), imm=imm)
     elif fmt == "r":
         ins = Instruction(opcode, (), (_reg(cur, "the jump register", False),))
     elif fmt == "ret":
         ins = Instruction(opcode, (), ("ra",))
     elif fmt == "call":
         cur.skip_ws()
-        tok = cur.token(r"[A-Za-z_.$][A-Za-z0-9_.$@]*")
+        tok = cur.token(_SYMBOL)
         if tok is None:
             raise cur.error(f"expected a function name, found {cur._found()}")
-        ins = Instruction(opcode, ("ra",) if opcode == "call" else (), ())
+        ins = Instruction(opcode, ("ra",) if opcode == "call" else (), (), symbol=tok[0])
+    elif fmt == "fence":  # fence [pred, succ]
+        if not cur.at_end():
+            for k in range(2):
+                if k:
+                    comma()
+                cur.skip_ws()
+                if cur.token(r"[iorw]+") is None:
+                    raise cur.error(f"expected fence bits (like rw or iorw), found {cur._found()}")
+        ins = Instruction(opcode)
+    elif fmt == "rd":  # frflags rd, rdcycle rd
+        ins = Instruction(opcode, (_reg(cur, "the destination", False),), ())
+    elif fmt in ("csrset", "csrseti"):  # fsflags [rd,] rs   fsrmi [rd,] imm
+        if fmt == "csrset":
+            a = _reg(cur, "the source", False)
+            if cur.peek(","):
+                comma()
+                ins = Instruction(opcode, (a,), (_reg(cur, "the source", False),))
+            else:
+                ins = Instruction(opcode, (), (a,))
+        else:
+            if re.match(r"\s*[A-Za-z]", cur.text[cur.pos :]):
+                d = _reg(cur, "the destination", False)
+                comma()
+                ins = Instruction(opcode, (d,), (), imm=_imm(cur, "the immediate", False))
+            else:
+                ins = Instruction(opcode, (), (), imm=_imm(cur, "the immediate", False))
+    elif fmt == "csrr":
+        d = _reg(cur, "the destination", False)
+        comma()
+        ins = Instruction(opcode, (d,), (), imm=_csr(cur))
+    elif fmt == "csrw":
+        csr = _csr(cur)
+        comma()
+        ins = Instruction(opcode, (), (_reg(cur, "the source", False),), imm=csr)
+    elif fmt == "csrwi":
+        _csr(cur)
+        comma()
+        ins = Instruction(opcode, (), (), imm=_imm(cur, "the immediate", False))
+    elif fmt == "csrrw":
+        d = _reg(cur, "the destination", False)
+        comma()
+        csr = _csr(cur)
+        comma()
+        ins = Instruction(opcode, (d,), (_reg(cur, "the source", False),), imm=csr)
+    elif fmt == "csrrwi":
+        d = _reg(cur, "the destination", False)
+        comma()
+        csr = _csr(cur)
+        comma()
+        _imm(cur, "the immediate", False)
+        ins = Instruction(opcode, (d,), (), imm=csr)
     else:
         ins = Instruction(opcode)
     cur.end()
     text = " ".join(cur.text[start:].split())
-    return Instruction(**{**ins.__dict__, "text": text})
+    if group is not None and len(group) > 1:
+        return group
+    if group is not None:  # one instruction after all (li small, lui for li)
+        return [group[0]]
+    return [Instruction(**{**ins.__dict__, "text": text})]
 
 
-def _label(cur) -> str:
+def _ins(opcode, dests, srcs, text, imm=None, mem=None, symbol=None) -> Instruction:
+    return Instruction(
+        opcode, tuple(dests), tuple(srcs), imm=imm, mem=mem, text=text, symbol=symbol
+    )
+
+
+def _expand_li(d: str, value: int, source: str) -> list[Instruction]:
+    seq = materialize(value)
+    if len(seq) == 1 and seq[0][0] == "addi":  # li stays li (an addi from zero)
+        return [_ins("li", (d,), (), " ".join(source.split()), imm=seq[0][1])]
+    out = []
+    for k, (op, imm) in enumerate(seq):
+        if k == 0:
+            if op == "lui":
+                out.append(_ins("lui", (d,), (), f"lui {d}, {imm}", imm=imm))
+            else:
+                out.append(_ins("li", (d,), (), f"li {d}, {imm}", imm=imm))
+        else:
+            out.append(_ins(op, (d,), (d,), f"{op} {d}, {d}, {imm}", imm=imm))
+    return out
+
+
+def _address(cur, zero_only: bool = False) -> tuple[int, str]:
+    """``offset(base)`` (offset optional, maybe symbolic): (offset, base). ``zero_only``: the
+    A extension's ``(base)`` or ``0(base)``."""
     cur.skip_ws()
-    tok = cur.token(r"[A-Za-z_.$][A-Za-z0-9_.$]*")
+    offset = 0
+    cur.symbol = None
+    if not cur.peek("("):
+        at = cur.pos
+        offset = _imm(cur, "the offset of offset(base)", symbols=not zero_only) or 0
+        if zero_only and offset != 0:
+            raise cur.error("the A extension takes (base) or 0(base), no other offset", at)
+    cur.expect("(", "'(' of offset(base)")
+    base = _reg(cur, "the base of offset(base)", False)
+    cur.expect(")", "')' closing offset(base)")
+    return offset, base
+
+
+def _rounding(cur, comma) -> None:
+    if cur.peek(","):
+        comma()
+        cur.skip_ws()
+        at = cur.pos
+        rm = cur.token(r"[a-z]+")
+        if rm is None or rm[0] not in _ROUNDING:
+            cur.pos = at
+            modes = ", ".join(sorted(_ROUNDING))
+            raise cur.error(f"expected a rounding mode ({modes}), found {cur._found()}")
+
+
+def _csr(cur) -> int | None:
+    """A CSR operand: a name (fflags, cycle, ...) or a number; its number when known."""
+    cur.skip_ws()
+    tok = cur.token(r"[A-Za-z][A-Za-z0-9_.]*")
+    if tok is not None:
+        return CSR_NUMBERS.get(tok[0].lower())
+    return _imm(cur, "the CSR", symbols=False)
+
+
+def _label(cur, numeric: list[str] | None = None, seen: int = 0) -> str:
+    cur.skip_ws()
+    tok = cur.token(r"[0-9]+[fb](?![A-Za-z0-9_.$])|[A-Za-z_.$][A-Za-z0-9_.$]*")
     if tok is None:
         raise cur.error(f"expected a label name, found {cur._found()}")
-    return tok[0]
+    name = tok[0]
+    if name[0].isdigit():  # 1f: the next definition of 1; 1b: the latest one
+        digits, way = name[:-1], name[-1]
+        numeric = numeric or []
+        if way == "f":
+            k = next((k for k in range(seen, len(numeric)) if numeric[k] == digits), None)
+        else:
+            k = next((k for k in range(seen - 1, -1, -1) if numeric[k] == digits), None)
+        if k is None:
+            raise cur.error(f"no numeric label {digits}: {'after' if way == 'f' else 'before'} "
+                            f"this line for {name}", tok[1])  # fmt: skip
+        return _numeric_name(digits, k)
+    return name
 
 
 __all__ = [
     "FP_REGISTERS",
+    "MAX_INSTRUCTIONS",
     "RISCV_OPCODES",
     "REGISTERS",
     "WIDTH",
     "format_riscv",
     "looks_like_riscv",
+    "materialize",
     "parse_riscv",
 ]

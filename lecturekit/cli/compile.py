@@ -17,6 +17,8 @@ def register(sub) -> None:
         help="compile C for RISC-V with clang; assembly, dependence graph and simulation",
         description="Compile FILE.c for RV64GC with clang (-O2), cut out a function or its "
         "innermost loop, and show the assembly, its dependences and its pipeline simulation. "
+        "clang targets riscv64-linux-gnu when a RISC-V C library is installed (so <math.h> "
+        "works) and bare-metal riscv64-unknown-elf otherwise; the output says which. "
         "Needs clang (Debian/Ubuntu: apt-get install clang-14 llvm-14; macOS: brew install llvm; "
         "conda: conda install -c conda-forge clang llvm-tools).",
     )
@@ -88,12 +90,14 @@ def run(args) -> int:
     if args.json:
         data = {
             "command": compiled.command,
+            "target": compiled.target,
             "assembly": block,
             "deps": dg.to_dict(),
             "schedule": sim.to_dict(),
         }
         print_json(data)
         return 0
+    print(f"# {compiled.target}")
     print("$ " + " ".join(compiled.command))
     print(block.rstrip())
     print()

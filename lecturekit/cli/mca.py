@@ -3,6 +3,7 @@ next to lecturekit's simulation on the matching preset, with every difference na
 
 from __future__ import annotations
 
+from .. import validate
 from ..errors import LectureKitError
 from .common import print_json, read_source
 
@@ -13,10 +14,11 @@ def register(sub) -> None:
     p = sub.add_parser(
         "mca",
         help="llvm-mca on a real core vs lecturekit's model of it, side by side",
-        description="Run llvm-mca (one iteration) on a RISC-V block and compare it with "
-        "lecturekit's simulation on the matching preset. Needs llvm-mca (Debian/Ubuntu: "
-        "apt-get install llvm-14; macOS: brew install llvm; conda: conda install -c "
-        "conda-forge llvm-tools).",
+        description="Run llvm-mca on a RISC-V block and compare it with lecturekit's "
+        "simulation on the matching preset, under the lecture's issue rules or llvm-mca's; "
+        "with --iterations, also many passes of the block and whether either tool overlaps "
+        "them. Needs llvm-mca (Debian/Ubuntu: apt-get install llvm-14; macOS: brew install "
+        "llvm; conda: conda install -c conda-forge llvm-tools).",
     )
     p.add_argument(
         "file", metavar="FILE.s", help="RISC-V assembly (clang -S output or a bare block)"
@@ -41,6 +43,22 @@ def register(sub) -> None:
         help="every instruction in the file, one function, or its innermost loop (default: all)",
     )
     p.add_argument(
+        "--rules",
+        choices=["lecture", "llvm-mca"],
+        default="lecture",
+        help="lecturekit's issue rules: the lecture's pipeline, or llvm-mca's in-order model "
+        "(write-back in issue order, no memory ordering, llvm-mca's choice of pipe) "
+        "(default: lecture)",
+    )
+    p.add_argument(
+        "--iterations",
+        type=validate.cli_int(1, 1000),
+        default=1,
+        metavar="N",
+        help="also compare N back-to-back passes of the block (llvm-mca -iterations=N) and say "
+        "whether either tool overlaps them (default: 1, one pass only)",
+    )
+    p.add_argument(
         "--json", action="store_true", help="print JSON, a stable contract (default: text)"
     )
     p.set_defaults(func=run)
@@ -56,11 +74,20 @@ def run(args) -> int:
         text = real.loop_body(text, args.function)
     if not real.instructions_only(text).strip():
         raise LectureKitError(f"{args.file} has no instructions")
-    c = real.compare(text, args.cpu)
+    c = real.compare(text, args.cpu, rules=args.rules)
+    many = None
+    if args.iterations > 1:
+        many = real.compare_iterations(text, args.cpu, args.iterations, args.rules)
     if args.json:
-        print_json(c.to_dict())
+        data = c.to_dict()
+        if many is not None:
+            data["iterations"] = many.to_dict()
+        print_json(data)
         return 0
     print(c.table())
+    if many is not None:
+        print()
+        print(many.text())
     from ..asm import parse
 
     for note in parse(text, notation="riscv").notes:  # directives skipped, exits of the block

@@ -28,6 +28,13 @@ def register(sub) -> None:
         help="override the machine's forwarding (default: as the machine has it)",
     )
     p.add_argument(
+        "--rules",
+        choices=["lecture", "llvm-mca"],
+        help="override the machine's issue rules: the lecture's pipeline, or llvm-mca's "
+        "in-order model (write-back in issue order, no memory ordering) (default: as the "
+        "machine has them)",
+    )
+    p.add_argument(
         "--view",
         choices=["stages", "timeline", "both"],
         default="both",
@@ -67,6 +74,8 @@ def run(args) -> int:
     program, machine = load_block(args)
     if args.forwarding:
         machine = machine.with_options(forwarding=args.forwarding == "on")
+    if args.rules:
+        machine = machine.with_options(issue_rules=args.rules)
     order = parse_order(args.order, len(program))
     sim = simulate(program, machine, order, time_limit=args.time_limit)
     if args.json:
@@ -76,7 +85,7 @@ def run(args) -> int:
         return 0
     from ..viz.text import stage_table_text, timeline_text
 
-    print(f"machine: {machine.name} ({machine.description})")
+    print(f"machine: {machine.name} ({machine.description}); {machine.issue_rules} issue rules")
     if args.view in ("stages", "both"):
         print()
         print(stage_table_text(sim))

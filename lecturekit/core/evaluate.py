@@ -7,18 +7,31 @@ this is the in-order pipeline of the lecture; the cycle-by-cycle simulator in
 :mod:`lecturekit.target.pipeline` must agree with it exactly. For several streams (one per GPU) it
 is how a pipeline-parallel schedule plays out; a cross-stream wait that can never be satisfied is a
 deadlock and is reported as such.
+
+Some in-order hardware adds rules that depend on the order itself, not only on the
+dependences: llvm-mca's in-order model writes results back in issue order, so an operation may
+not finish before the one issued ahead of it. Such a rule is a set of extra edges between
+operations by their place in the order; ``order_edges`` (a function of the graph and one
+stream's order) supplies them, and the schedule returned is of the graph with those edges
+(:func:`with_order_edges`), so the one verifier checks them too. And some hardware *chooses*
+a unit when an operation starts (llvm-mca gives an ALU op on the U74 pipe A or pipe B by a fixed
+policy): ``unit_choice`` is that policy, asked where an operation could start and told where it
+does; the chosen units join the operation's reservations in the returned schedule's graph.
 """
 
 from __future__ import annotations
 
 import heapq
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from ..errors import DeadlockError, ScheduleError
-from .graph import Graph
+from .graph import Edge, Graph, Reservation
 from .schedule import Schedule
+
+#: extra edges a machine's rules add for one stream's issue order: f(graph, order) -> edges
+OrderEdges = Callable[[Graph, list[int]], list[Edge]]
 
 
 @dataclass(frozen=True)
@@ -70,13 +83,48 @@ def _normalise(graph: Graph, order) -> dict[str, list[int]]:
     return streams
 
 
-def evaluate(graph: Graph, order, algorithm: str = "program-order") -> Schedule:
+def with_order_edges(graph: Graph, streams: Mapping[str, list[int]], order_edges) -> Graph:
+    """``graph`` with the edges ``order_edges`` adds for each stream's order (a new graph: the
+    operations, units and width are shared, the edge list is extended)."""
+    extra = [e for ops in streams.values() for e in order_edges(graph, list(ops))]
+    if not extra:
+        return graph
+    return Graph(
+        graph.ops,
+        list(graph.edges) + extra,
+        units=graph.units,
+        issue_width=graph.issue_width,
+        earliest=graph.earliest,
+        name=graph.name,
+        source=graph.source,
+    )
+
+
+def evaluate(
+    graph: Graph,
+    order,
+    algorithm: str = "program-order",
+    *,
+    order_edges: OrderEdges | None = None,
+    unit_choice=None,
+) -> Schedule:
     """Place ``order`` (a list of indices, or a mapping stream -> list) ASAP, in order.
 
-    Raises ScheduleError if a single order puts an operation before one it depends on, and
-    DeadlockError if several streams wait on each other forever.
+    ``order_edges``: a function ``(graph, stream_order) -> [Edge]`` giving the edges the
+    hardware's own rules add for that order (e.g. write-back in issue order); the schedule is
+    then of the graph with those edges. ``unit_choice`` (one stream only): an object whose
+    ``extra(i, t, free)`` gives the units operation ``i`` would take if it started at ``t``
+    (``(unit, offset, cycles)`` each; ``None``: none is free; ``free(unit, first, cycles)``
+    says whether a unit has room over those absolute cycles) and whose ``commit(i, t, free)``
+    chooses them when it does start there. Raises ScheduleError if a single order puts an
+    operation before one it depends on, and DeadlockError if several streams wait on each other
+    forever.
     """
     streams = _normalise(graph, order)
+    if unit_choice is not None and len(streams) != 1:
+        raise ScheduleError("unit_choice needs a single order (one stream)")
+    if order_edges is not None:
+        graph = with_order_edges(graph, streams, order_edges)
     if len(streams) == 1:
         (only,) = streams.values()
         pos = {op: k for k, op in enumerate(only)}
@@ -88,7 +136,7 @@ def evaluate(graph: Graph, order, algorithm: str = "program-order") -> Schedule:
                     f"depends on it ({e.kind}{via})"
                 )
     preds = graph._adjacency()[0]  # edges into each operation (read only)
-    if _each_unit_one_stream(graph, streams):
+    if unit_choice is None and _each_unit_one_stream(graph, streams):
         start, waits, issued = _place_by_dependences(graph, streams, preds)
         return _schedule(graph, streams, start, waits, issued, algorithm)
     start: dict[int, int] = {}
@@ -100,6 +148,12 @@ def evaluate(graph: Graph, order, algorithm: str = "program-order") -> Schedule:
     last_start = {name: graph.earliest for name in streams}
     issued: list[int] = []
 
+    chosen: dict[int, tuple[Reservation, ...]] = {}  # units unit_choice gave an operation
+
+    def free(unit: str, first: int, cycles: int) -> bool:
+        busy, cap = used[unit], graph.units[unit]
+        return all(busy[c] < cap for c in range(first, first + cycles))
+
     def fits(i: int, t: int) -> str | None:
         """None if ``i`` may start at ``t`` as far as width and units go, else the busy unit."""
         if width is not None and width_used[t] >= width:
@@ -109,6 +163,8 @@ def evaluate(graph: Graph, order, algorithm: str = "program-order") -> Schedule:
             for c in range(t + r.offset, t + r.offset + r.cycles):
                 if busy[c] >= cap:
                     return r.unit
+        if unit_choice is not None and unit_choice.extra(i, t, free) is None:
+            return "choice"
         return None
 
     def earliest(i: int, stream: str) -> tuple[int, Wait]:
@@ -124,7 +180,7 @@ def evaluate(graph: Graph, order, algorithm: str = "program-order") -> Schedule:
             if ready > t:
                 t, wait = ready, Wait(e.kind, 0, e.on, e.src)
         res = graph.ops[i].reservations
-        if width is None and len(res) == 1:
+        if width is None and len(res) == 1 and unit_choice is None:
             # one unit, no issue width: while a cycle c of the reservation is full, no start
             # up to c - offset fits either, so jump past the last full cycle of the window (the
             # same start and wait as trying every cycle in turn)
@@ -220,7 +276,18 @@ def evaluate(graph: Graph, order, algorithm: str = "program-order") -> Schedule:
         width_used[t] += 1
         for r in graph.ops[i].reservations:
             used[r.unit].update(range(t + r.offset, t + r.offset + r.cycles))
+        if unit_choice is not None:
+            chosen[i] = tuple(Reservation(*x) for x in unit_choice.commit(i, t, free))
+            for r in chosen[i]:
+                used[r.unit].update(range(t + r.offset, t + r.offset + r.cycles))
         new_head(s)
+    if any(chosen.values()):  # the schedule's graph holds the units that were chosen
+        ops = [
+            replace(op, reservations=op.reservations + chosen.get(i, ()))
+            for i, op in enumerate(graph.ops)
+        ]
+        graph = Graph(ops, graph.edges, graph.units, graph.issue_width, graph.earliest,
+                      graph.name, graph.source)  # fmt: skip
     return _schedule(graph, streams, start, waits, issued, algorithm)
 
 

@@ -135,6 +135,31 @@ def source_lines(instructions) -> list[str]:
     return lines
 
 
+def move_opcode(writer: Instruction, register: str) -> str:
+    """The instruction that copies ``register``, a value ``writer`` computes: ``move`` for an
+    integer register (the lecture's; in RISC-V it reads as ``mv``), and in RISC-V ``fmv.d`` or
+    ``fmv.s`` for a floating-point one (single precision when the writer produces a ``.s``
+    value: ``flw``, ``fadd.s``, ``fcvt.s.w``, ``fmv.w.x``, ...)."""
+    from ..asm.riscv import FP_REGISTERS
+
+    if writer.notation != "riscv":
+        return "move"
+    op = writer.opcode
+    fp_value = (
+        register in FP_REGISTERS
+        or op in ("fld", "flw")
+        or (
+            op.startswith("f")
+            and writer.op_class in ("fadd", "fmul", "fdiv")
+            and not op.startswith(("feq", "flt", "fle", "fclass", "fmv.x", "fcvt.w", "fcvt.l"))
+        )
+    )
+    if not fp_value:
+        return "move"
+    single = op == "flw" or op.endswith(".s") or op.startswith(("fcvt.s.", "fmv.w.x", "fmv.s.x"))
+    return "fmv.s" if single else "fmv.d"
+
+
 def _comment(text: str, note: str) -> str:
     return f"    {text:<28} # {note}"
 
@@ -374,7 +399,10 @@ def pipeline_code(result) -> None:
         )
         prev = lt.names[-1]
         if first_read and prev != lt.register:
-            code.append(f"    move  ${prev}, ${lt.register}        # value from before the loop")
+            move = move_opcode(body[lt.op], lt.register)
+            code.append(
+                f"    {move:<5} ${prev}, ${lt.register}        # value from before the loop"
+            )
     code.append("    # prologue")
     code += prologue
     code.append("    # kernel")
@@ -386,7 +414,8 @@ def pipeline_code(result) -> None:
             continue
         last = lt.names[(S - 2) % len(lt.names)]
         if last != lt.register:
-            code.append(f"    move  ${lt.register}, ${last}        # last value")
+            move = move_opcode(body[lt.op], lt.register)
+            code.append(f"    {move:<5} ${lt.register}, ${last}        # last value")
     code += [f"    j     {l_exit}", f"{l_orig}:"]
     code += plain_body
     code.append(f"    {render(body[-1], body[-1].dests, body[-1].srcs, None, l_orig)}")
@@ -404,6 +433,7 @@ __all__ = [
     "Names",
     "isa_lines",
     "lifetimes",
+    "move_opcode",
     "pipeline_code",
     "render",
     "source_lines",

@@ -25,14 +25,24 @@ Semantics
   that is read before it is written, or a load beyond the arrays, cannot go unnoticed.
 * ``max_steps`` bounds the number of instructions executed: a loop that never ends raises
   :class:`ExecutionError` instead of hanging.
+
+RISC-V code (as clang and GCC print it, and as the loop tools rewrite it) runs too, as RV64:
+integer registers hold 64-bit two's-complement values (``addw`` and the other ``w`` forms
+compute on 32 bits and sign-extend), floating-point registers hold numbers (``.s`` results are
+rounded to single precision), and memory is again one cell per address, holding whatever was
+stored there (an integer or a number). Memory ordering, the FP flags and rounding modes, CSRs,
+atomics and calls are not executed: such an instruction is an :class:`ExecutionError`.
 """
 
 from __future__ import annotations
 
+import math
+import struct
 from collections import Counter
 from dataclasses import dataclass
 
 from ..asm import OPCODES, Instruction, Program, parse
+from ..asm.riscv import RISCV_OPCODES
 from ..errors import LectureKitError
 
 #: default limit on executed instructions
@@ -47,6 +57,19 @@ class ExecutionError(LectureKitError):
 def wrap32(value: int) -> int:
     """``value`` as a signed 32-bit integer (two's complement wrap-around)."""
     return ((int(value) + 2**31) % 2**32) - 2**31
+
+
+def wrap64(value: int) -> int:
+    """``value`` as a signed 64-bit integer (two's complement wrap-around)."""
+    return ((int(value) + 2**63) % 2**64) - 2**63
+
+
+def _single(x: float) -> float:
+    """``x`` rounded to single precision."""
+    try:
+        return struct.unpack("f", struct.pack("f", x))[0]
+    except OverflowError:
+        return math.copysign(math.inf, x)
 
 
 def _div(a: int, b: int) -> int:
@@ -123,20 +146,29 @@ def run(
         raise ExecutionError(f"expected a program (text or parsed), got {type(program).__name__}")
     if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
         raise ExecutionError(f"max_steps must be a positive integer, got {max_steps!r}")
+    riscv = any(ins.notation == "riscv" for ins in program)
+    wrap = wrap64 if riscv else wrap32
+    numbers = (int, float) if riscv else (int,)
+    kind = "an integer or a number" if riscv else "an integer"
+
+    def value_of(v):
+        return wrap(v) if isinstance(v, int) else float(v)
+
     r: dict[str, int] = {}
     for name, value in (regs or {}).items():
-        if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, bool) or not isinstance(value, numbers):
             raise ExecutionError(
-                f"register ${str(name).lstrip('$')} must hold an integer, got {value!r}"
+                f"register ${str(name).lstrip('$')} must hold {kind}, got {value!r}"
             )
-        r[str(name).lstrip("$")] = wrap32(value)
+        r[str(name).lstrip("$")] = value_of(value)
     m: dict[int, int] = {}
     for addr, value in (mem or {}).items():
-        if isinstance(value, bool) or not isinstance(value, int) or not isinstance(addr, int):
+        if isinstance(value, bool) or not isinstance(value, numbers) or not isinstance(addr, int):
             raise ExecutionError(
-                f"memory must map integer addresses to integers, got {addr!r}: {value!r}"
+                f"memory must map integer addresses to {'values' if riscv else 'integers'}, "
+                f"got {addr!r}: {value!r}"
             )
-        m[addr] = wrap32(value)
+        m[addr] = value_of(value)
     code = program.instructions
     labels = program.labels
     counts: Counter = Counter()
@@ -157,7 +189,7 @@ def run(
 
     def write(reg: str, value: int) -> None:
         if reg not in ("zero", "0"):
-            r[reg] = wrap32(value)
+            r[reg] = wrap(value) if isinstance(value, int) else value
 
     while 0 <= pc < len(code):
         ins = code[pc]
@@ -172,10 +204,15 @@ def run(
         if executed is not None:
             executed.append(k)
         op = ins.opcode
-        fmt = OPCODES[op][0]
         pc += 1
         if op == "nop":
             continue
+        if ins.notation == "riscv":
+            target = _riscv_step(ins, k, read, write, m, strict)
+            if target is not None:
+                pc = labels.get(target, len(code)) if target != _EXIT else len(code)
+            continue
+        fmt = OPCODES[op][0]
         if fmt == "rrr":
             a, b = (read(s, ins, k) for s in ins.srcs)
             if op == "div" and b == 0:
@@ -216,6 +253,187 @@ def run(
     return RunResult(r, m, steps, counts, executed)
 
 
+_EXIT = "\0exit"  # a jump out of the program (ret, jr): execution ends
+_MASK32 = 2**32 - 1
+_MASK64 = 2**64 - 1
+
+
+def _u(x: int) -> int:
+    return x & _MASK64
+
+
+def _s32(x: int) -> int:
+    return wrap32(x)
+
+
+def _rdiv(a: int, b: int, signed: bool = True) -> int:
+    if b == 0:
+        return -1
+    if not signed:
+        return a // b
+    return _div(a, b)
+
+
+def _rrem(a: int, b: int, signed: bool = True) -> int:
+    if b == 0:
+        return a
+    return a - b * _rdiv(a, b, signed)
+
+
+_RV_ALU = {  # opcode -> f(a, b), on 64-bit values (w forms on their low 32 bits)
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b,
+    "and": lambda a, b: a & b,
+    "or": lambda a, b: a | b,
+    "xor": lambda a, b: a ^ b,
+    "sll": lambda a, b: a << (b & 63),
+    "srl": lambda a, b: _u(a) >> (b & 63),
+    "sra": lambda a, b: a >> (b & 63),
+    "slt": lambda a, b: int(a < b),
+    "sltu": lambda a, b: int(_u(a) < _u(b)),
+    "sgt": lambda a, b: int(a > b),
+    "sgtu": lambda a, b: int(_u(a) > _u(b)),
+    "mul": lambda a, b: a * b,
+    "mulh": lambda a, b: (a * b) >> 64,
+    "mulhu": lambda a, b: (_u(a) * _u(b)) >> 64,
+    "mulhsu": lambda a, b: (a * _u(b)) >> 64,
+    "div": lambda a, b: _rdiv(a, b),
+    "divu": lambda a, b: _rdiv(_u(a), _u(b), False),
+    "rem": lambda a, b: _rrem(a, b),
+    "remu": lambda a, b: _rrem(_u(a), _u(b), False),
+    "addw": lambda a, b: _s32(a + b),
+    "subw": lambda a, b: _s32(a - b),
+    "mulw": lambda a, b: _s32(a * b),
+    "sllw": lambda a, b: _s32(a << (b & 31)),
+    "srlw": lambda a, b: _s32((a & _MASK32) >> (b & 31)),
+    "sraw": lambda a, b: _s32(_s32(a) >> (b & 31)),
+    "divw": lambda a, b: _s32(_rdiv(_s32(a), _s32(b))),
+    "divuw": lambda a, b: _s32(_rdiv(a & _MASK32, b & _MASK32, False)),
+    "remw": lambda a, b: _s32(_rrem(_s32(a), _s32(b))),
+    "remuw": lambda a, b: _s32(_rrem(a & _MASK32, b & _MASK32, False)),
+}
+_RV_IMM = {
+    "addi": "add", "andi": "and", "ori": "or", "xori": "xor", "slli": "sll", "srli": "srl",
+    "srai": "sra", "slti": "slt", "sltiu": "sltu", "addiw": "addw", "slliw": "sllw",
+    "srliw": "srlw", "sraiw": "sraw", "subi": "sub", "muli": "mul", "divi": "div",
+}  # fmt: skip
+_RV_UNARY = {
+    "mv": lambda a: a, "move": lambda a: a, "not": lambda a: ~a, "neg": lambda a: -a,
+    "negw": lambda a: _s32(-a), "sext.w": _s32, "zext.b": lambda a: a & 255,
+    "seqz": lambda a: int(a == 0), "snez": lambda a: int(a != 0),
+    "sltz": lambda a: int(a < 0), "sgtz": lambda a: int(a > 0),
+}  # fmt: skip
+_RV_BRANCH = {
+    "beq": lambda a, b: a == b, "bne": lambda a, b: a != b, "blt": lambda a, b: a < b,
+    "bge": lambda a, b: a >= b, "ble": lambda a, b: a <= b, "bgt": lambda a, b: a > b,
+    "bltu": lambda a, b: _u(a) < _u(b), "bgeu": lambda a, b: _u(a) >= _u(b),
+    "bleu": lambda a, b: _u(a) <= _u(b), "bgtu": lambda a, b: _u(a) > _u(b),
+}  # fmt: skip
+_RV_ZERO_BRANCH = {
+    "beqz": lambda a: a == 0, "bnez": lambda a: a != 0, "blez": lambda a: a <= 0,
+    "bgez": lambda a: a >= 0, "bltz": lambda a: a < 0, "bgtz": lambda a: a > 0,
+}  # fmt: skip
+_FP2 = {
+    "fadd": lambda a, b: a + b, "fsub": lambda a, b: a - b, "fmul": lambda a, b: a * b,
+    "fdiv": lambda a, b: a / b if b else math.copysign(math.inf, a) * math.copysign(1, b),
+    "fmin": min, "fmax": max, "fsgnj": math.copysign,
+    "fsgnjn": lambda a, b: math.copysign(a, -b),
+    "fsgnjx": lambda a, b: abs(a) * (-1 if (math.copysign(1, a) * math.copysign(1, b)) < 0 else 1),
+    "feq": lambda a, b: a == b, "flt": lambda a, b: a < b, "fle": lambda a, b: a <= b,
+}  # fmt: skip
+_FP_UNARY = {"fmv": lambda a: a, "fneg": lambda a: -a, "fabs": abs, "fsqrt": math.sqrt}
+_FP3 = {
+    "fmadd": lambda a, b, c: a * b + c, "fmsub": lambda a, b, c: a * b - c,
+    "fnmadd": lambda a, b, c: -(a * b) - c, "fnmsub": lambda a, b, c: -(a * b) + c,
+}  # fmt: skip
+
+
+def _riscv_step(ins: Instruction, k: int, read, write, m: dict, strict: bool) -> str | None:
+    """Execute one RISC-V instruction; returns the label jumped to (``_EXIT`` to leave the
+    program), or None to go on."""
+    op = ins.opcode
+    fmt = RISCV_OPCODES[op][0]
+    base, _, prec = op.partition(".")
+    if op in _RV_ALU:
+        a, b = (read(x, ins, k) for x in ins.srcs)
+        if op in ("div", "divu", "rem", "remu", "divw", "divuw", "remw", "remuw") and not b:
+            raise ExecutionError(f"{_where(ins, k)}: division by zero")
+        write(ins.dests[0], _RV_ALU[op](int(a), int(b)))
+    elif op in _RV_IMM and ins.imm is not None:
+        a = int(read(ins.srcs[0], ins, k))
+        if op == "divi" and ins.imm == 0:
+            raise ExecutionError(f"{_where(ins, k)}: division by zero")
+        write(ins.dests[0], _RV_ALU[_RV_IMM[op]](a, ins.imm))
+    elif op in ("li", "lui") and ins.imm is not None:
+        write(ins.dests[0], wrap32(ins.imm << 12) if op == "lui" else ins.imm)
+    elif op in _RV_UNARY:
+        write(ins.dests[0], _RV_UNARY[op](read(ins.srcs[0], ins, k)))
+    elif fmt == "load":
+        addr = int(read(ins.mem.base, ins, k)) + ins.mem.offset
+        if addr not in m and strict:
+            raise ExecutionError(
+                f"{_where(ins, k)}: loads address {addr}, which was never given a value"
+            )
+        value = m.get(addr, 0)
+        if op in ("fld", "flw"):
+            value = float(value) if op == "fld" else _single(float(value))
+        write(ins.dests[0], value)
+    elif fmt == "store":
+        addr = int(read(ins.mem.base, ins, k)) + ins.mem.offset
+        value = read(ins.srcs[0], ins, k)
+        m[addr] = _single(value) if op == "fsw" else value
+    elif op in _RV_BRANCH:
+        a, b = (read(x, ins, k) for x in ins.srcs)
+        return ins.target if _RV_BRANCH[op](a, b) else None
+    elif op in _RV_ZERO_BRANCH:
+        return ins.target if _RV_ZERO_BRANCH[op](read(ins.srcs[0], ins, k)) else None
+    elif op == "j":
+        return ins.target
+    elif op in ("ret", "jr"):
+        return _EXIT
+    elif prec in ("s", "d") and (base in _FP2 or base in _FP3 or base in _FP_UNARY):
+        rnd = _single if prec == "s" else float
+        args = [read(x, ins, k) for x in ins.srcs]
+        try:
+            if base in _FP3:
+                result = _FP3[base](*args)
+            elif base in _FP2:
+                result = _FP2[base](*args)
+            else:
+                result = _FP_UNARY[base](args[0])
+        except (OverflowError, ValueError) as exc:
+            raise ExecutionError(f"{_where(ins, k)}: {exc}") from None
+        if base in ("feq", "flt", "fle"):
+            write(ins.dests[0], int(result))
+        else:
+            write(ins.dests[0], rnd(result))
+    elif op.startswith("fcvt."):
+        to, frm = op.split(".")[1:3]
+        x = read(ins.srcs[0], ins, k)
+        if to in ("s", "d"):
+            write(ins.dests[0], _single(float(x)) if to == "s" else float(x))
+        else:
+            write(ins.dests[0], int(x))  # toward zero, as C casts
+    elif op in ("fmv.d.x", "fmv.w.x", "fmv.s.x"):
+        x = int(read(ins.srcs[0], ins, k))
+        if op == "fmv.d.x":
+            write(ins.dests[0], struct.unpack("<d", struct.pack("<Q", _u(x)))[0])
+        else:
+            write(ins.dests[0], struct.unpack("<f", struct.pack("<I", x & _MASK32))[0])
+    elif op in ("fmv.x.d", "fmv.x.w", "fmv.x.s"):
+        x = float(read(ins.srcs[0], ins, k))
+        if op == "fmv.x.d":
+            write(ins.dests[0], struct.unpack("<q", struct.pack("<d", x))[0])
+        else:
+            write(ins.dests[0], _s32(struct.unpack("<I", struct.pack("<f", x))[0]))
+    else:
+        raise ExecutionError(
+            f"{_where(ins, k)}: the interpreter does not run {op!r} (CSRs, atomics, calls and "
+            "fences are outside what it executes)"
+        )
+    return None
+
+
 def same_effect(a: RunResult, b: RunResult, registers: list[str] | None = None) -> list[str]:
     """Differences between two runs, as sentences (empty when they agree).
 
@@ -245,4 +463,13 @@ def compare(
     return same_effect(a, b)
 
 
-__all__ = ["MAX_STEPS", "ExecutionError", "RunResult", "compare", "run", "same_effect", "wrap32"]
+__all__ = [
+    "MAX_STEPS",
+    "ExecutionError",
+    "RunResult",
+    "compare",
+    "run",
+    "same_effect",
+    "wrap32",
+    "wrap64",
+]

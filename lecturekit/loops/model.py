@@ -454,7 +454,8 @@ def _memory_edges(loop_body, addresses, restrict, machine) -> tuple[list[Edge], 
         if not (sx or sy):
             return
         kind = "WAW" if sx and sy else "RAW" if sx else "WAR"
-        lat = machine.latency(kind, loop_body[x].op_class, loop_body[y].op_class, memory=True)
+        key_x, key_y = machine.timing_key(loop_body[x]), machine.timing_key(loop_body[y])
+        lat = machine.latency(kind, key_x, key_y, memory=True)
         mx, my = loop_body[x].mem, loop_body[y].mem
         on = f"mem {mx}" if mx == my else f"mem {mx}~{my}"
         edges.append(Edge(x, y, lat, kind, on, distance))
@@ -508,7 +509,7 @@ def _register_edges(body, machine) -> tuple[list[Edge], dict[tuple[int, str], tu
             defs.setdefault(r, []).append(k)
 
     def add(src: int, dst: int, kind: str, reg: str, distance: int) -> None:
-        lat = machine.latency(kind, body[src].op_class, body[dst].op_class)
+        lat = machine.latency(kind, machine.timing_key(body[src]), machine.timing_key(body[dst]))
         edges.append(Edge(src, dst, lat, kind, reg, distance))
 
     for j, ins in enumerate(body):

@@ -200,7 +200,7 @@ class DependenceGraph:
         return {
             "machine": {"name": m.name, "issue_width": m.issue_width, "units": dict(m.units)},
             "instructions": [
-                {"index": k, "text": ins.text, "unit": m.timing(ins.op_class).unit}
+                {"index": k, "text": ins.text, "unit": m.timing(m.timing_key(ins)).unit}
                 for k, ins in enumerate(self.program)
             ],
             "edges": [
@@ -225,19 +225,20 @@ def instruction_graph(
     holding its functional unit in the execute stage, finishing when it leaves the last stage;
     the machine's issue width and first issue cycle. (The one place instructions meet the core.)"""
     ops = []
-    per_class: dict[str, tuple] = {}  # the machine's figures per operation class, computed once
+    per_key: dict[str, tuple] = {}  # the machine's figures per timing key, computed once
     for k, ins in enumerate(instructions):
-        cls = ins.op_class
-        if cls not in per_class:
-            per_class[cls] = ((Reservation(*machine.reservation(cls)),), machine.tail(cls))
-        reservations, tail = per_class[cls]
+        key = machine.timing_key(ins)  # the class, or the opcode on a per-opcode machine
+        if key not in per_key:
+            held = tuple(Reservation(*r) for r in machine.reservations(key))
+            per_key[key] = (held, machine.tail(key))
+        reservations, tail = per_key[key]
         ops.append(
             Operation(
                 name=label(k),
                 text=ins.text or str(ins),
                 reservations=reservations,
                 tail=tail,
-                kind=cls,
+                kind=ins.op_class,
             )
         )
     return Graph(
@@ -285,7 +286,7 @@ def analyze(program: Program | str, machine: Machine | str | None = None) -> Dep
         program = parse(program)
     machine = get_machine(machine)
     edges: list[Edge] = []
-    classes = [ins.op_class for ins in program]
+    classes = [machine.timing_key(ins) for ins in program]  # class, or opcode (per-opcode)
     latencies: dict[tuple, int] = {}  # (kind, producer, consumer, memory) -> latency, once each
 
     def latency(kind: str, src: int, dst: int, memory: bool) -> int:

@@ -1,14 +1,20 @@
 """Real compilers and real processors: clang, GCC and llvm-mca next to the lecture's model.
 
 * :func:`compile_c` compiles C to RISC-V assembly with clang (``-O2``, scheduler on or off,
-  unrolling on or off); :func:`compile_gcc` does the same with GCC's ``-fschedule-insns`` /
-  ``-fschedule-insns2``; :func:`function_body` and :func:`loop_body` cut a function or its
-  innermost loop out of the assembly, ready for :func:`lecturekit.asm.parse`.
-* :func:`run_mca` runs ``llvm-mca`` (one iteration, ``--json``, timeline) on a block and returns
-  its cycles and each instruction's dispatch / issue / executed / retired cycles.
+  unrolling on or off) for a target with a C library when one is installed
+  (:func:`riscv_target`: ``riscv64-linux-gnu`` with Debian's cross sysroot, so ``<math.h>``
+  works); :func:`compile_gcc` does the same with GCC's ``-fschedule-insns`` /
+  ``-fschedule-insns2``; :func:`function_body`, :func:`loop_body` and :func:`loops` (from
+  :mod:`lecturekit.target.assembly`) cut a function or its loops out of the assembly, ready for
+  :func:`lecturekit.asm.parse`.
+* :func:`run_mca` runs ``llvm-mca`` (``--json``, timeline) on a block and returns its cycles and
+  each instruction's dispatch / issue / executed / retired cycles, and for several iterations
+  where each iteration starts and ends.
 * :func:`compare` puts llvm-mca's timeline on a real core next to lecturekit's simulation of the
-  same block on the matching preset (``rocket-rv64``, ``sifive-7-rv64``) and names the cause of
-  every difference (:data:`MODEL_DIFFERENCES`).
+  same block on the matching preset (``rocket-rv64``, ``sifive-7-rv64``), under the lecture's
+  issue rules or llvm-mca's (``rules=``), and names the cause of every difference
+  (:data:`MODEL_DIFFERENCES`); :func:`compare_iterations` does it for many iterations and says
+  whether either tool overlaps them.
 
 llvm-mca counts cycles from 0; lecturekit from 1. Everything here is shown in lecturekit's
 counting: an instruction llvm-mca dispatches in its cycle 0 issues in cycle 1, and llvm-mca's
@@ -21,7 +27,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
 import tempfile
@@ -29,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import LectureKitError
+from .assembly import function_body, functions, instructions_only, loop_body, loops
 
 INSTALL_HELP = (
     "install LLVM and clang: Debian/Ubuntu `apt-get install clang-14 llvm-14` (or the `clang` and "
@@ -62,7 +68,7 @@ MODEL_DIFFERENCES = {
         "would be ready before an older, slower one's waits until it is not (llvm-mca's "
         "InOrderIssueStage, unless a write sets RetireOOO). The lecture's pipeline lets a short "
         "operation finish under a long one (an add under a multiply) and only keeps two writes "
-        "of the same register in order."
+        'of the same register in order. lecturekit has the rule too: issue_rules = "llvm-mca".'
     ),
     "WAW": (
         "Two writes of the same register: lecturekit makes the second land strictly after the "
@@ -70,16 +76,16 @@ MODEL_DIFFERENCES = {
         "cycle (the younger one wins)."
     ),
     "latency": (
-        "An opcode whose LLVM latency differs from its lecturekit class: the preset has one "
-        "latency per class (lw/ld for loads, fadd.d/fmul.d for FP), LLVM one per opcode "
-        "(e.g. lbu 3 not 2 on Rocket, fld 2 not 3 on the U74, fadd.s 4 not 6)."
+        "An opcode whose latency in lecturekit differs from llvm-mca's. The presets take every "
+        "opcode's latency from LLVM 14 (tools/llvm_presets.py), so only what they leave out "
+        "differs: an opcode llvm-mca cannot time, or a machine file of one's own."
     ),
     "pipes": (
         "On the U74 an ALU op may run on pipe A or pipe B, memory ops need A, multiply, "
-        "branches and FP need B, and a divide holds B for 16 cycles. lecturekit only counts two "
-        "ALU slots beside one A and one B; llvm-mca picks a pipe for each ALU op when it issues "
-        "(it may take the one a later instruction needs) and lets no ALU op use B while a divide "
-        "holds it."
+        "branches and FP need B, and a divide holds B for as long as the divider. lecturekit "
+        "counts the pipes: ops share a cycle when some choice of pipes lets them. llvm-mca "
+        "chooses a pipe for each ALU op as it issues it (B first when both are free), so an op "
+        "that needs B may find it taken by the ALU op just before it."
     ),
     "memory order": (
         "lecturekit's pipeline completes memory accesses that may touch the same bytes in "
@@ -158,12 +164,14 @@ def _run(cmd: list[str], what: str, stdin: str | None = None) -> subprocess.Comp
 
 @dataclass
 class Compiled:
-    """Assembly from one compiler run, with the exact command."""
+    """Assembly from one compiler run, with the exact command and the target it used (and
+    whether that target has C library headers)."""
 
     asm: str
     command: list[str]
     schedule: bool
     unroll: bool
+    target: str = ""
 
     def function(self, name: str | None = None) -> str:
         return function_body(self.asm, name)
@@ -187,16 +195,54 @@ def _source_file(source: str | Path, tmp: str) -> str:
     return str(path)
 
 
+#: RISC-V targets clang can compile for, best first: one with a C library (headers such as
+#: <math.h>), as Debian's gcc-riscv64-linux-gnu installs it, then the bare-metal one
+RISCV_TRIPLES = ("riscv64-linux-gnu", "riscv64-unknown-linux-gnu", "riscv64-unknown-elf")
+_TARGETS: dict[str, tuple[str, str]] = {}
+
+
+def riscv_target(clang: str | None = None) -> tuple[str, str]:
+    """The triple :func:`compile_c` uses for RISC-V and a sentence saying why: the first of
+    :data:`RISCV_TRIPLES` for which clang finds ``<math.h>`` (a C library with a sysroot is
+    installed), else ``riscv64-unknown-elf`` (bare metal: only freestanding headers)."""
+    clang = clang or find_tool("clang")
+    if clang not in _TARGETS:
+        probe = "#include <math.h>\ndouble f(double x) { return sqrt(x); }\n"
+        found = None
+        for triple in RISCV_TRIPLES[:-1]:
+            cmd = [clang, f"--target={triple}", "-march=rv64gc", "-fsyntax-only", "-x", "c", "-"]
+            try:
+                ok = subprocess.run(cmd, input=probe, capture_output=True, text=True, timeout=60)
+            except (OSError, subprocess.TimeoutExpired):
+                continue
+            if ok.returncode == 0:
+                found = triple
+                break
+        if found:
+            why = f"target {found}: a RISC-V C library is installed, so <math.h> and libc work"
+        else:
+            found = RISCV_TRIPLES[-1]
+            why = (
+                f"target {found} (bare metal): no RISC-V C library found, so <math.h>, "
+                "<stdio.h>, ... are missing; install one with `apt-get install "
+                "gcc-riscv64-linux-gnu` (Debian/Ubuntu)"
+            )
+        _TARGETS[clang] = (found, why)
+    return _TARGETS[clang]
+
+
 def clang_command(
     schedule: bool = True,
     unroll: bool = True,
     cpu: str = "sifive-u74",
     opt: str = "-O2",
     target: str = "riscv64",
+    triple: str = "riscv64-unknown-elf",
 ) -> list[str]:
-    """The clang flags :func:`compile_c` uses (without the input and output)."""
+    """The clang flags :func:`compile_c` uses (without the input and output); ``triple`` is the
+    RISC-V target (:func:`riscv_target` picks it)."""
     if target == "riscv64":
-        cmd = ["--target=riscv64-unknown-elf", "-march=rv64gc", f"-mcpu={cpu}", opt, "-S"]
+        cmd = [f"--target={triple}", "-march=rv64gc", f"-mcpu={cpu}", opt, "-S"]
     elif target == "x86_64":  # scalar code, so the loop is the lecture's loop, not SIMD
         cmd = ["--target=x86_64-linux-gnu", f"-march={cpu}", opt, "-S", "-fno-vectorize"]
         cmd += ["-fno-slp-vectorize", "-fno-asynchronous-unwind-tables"]
@@ -222,16 +268,19 @@ def compile_c(
     ``rocket-rv64``; ``generic-rv64`` has no scheduling model). ``schedule=False`` turns off
     both machine schedulers, ``unroll=False`` passes ``-fno-unroll-loops``. ``target="x86_64"``
     (with e.g. ``cpu="skylake"``) compiles scalar x86-64 code for llvm-mca's out-of-order models.
+    The RISC-V target is the one :func:`riscv_target` finds (with a C library when one is
+    installed); ``Compiled.target`` says which.
     """
     if opt not in ("-O0", "-O1", "-O2", "-O3", "-Os"):
         raise LectureKitError(f"opt must be one of -O0 -O1 -O2 -O3 -Os, got {opt!r}")
     clang = find_tool("clang")
+    triple, why = riscv_target(clang) if target == "riscv64" else ("", f"target {target}")
     with tempfile.TemporaryDirectory() as tmp:
         src = _source_file(source, tmp)
-        flags = clang_command(schedule, unroll, cpu, opt, target)
+        flags = clang_command(schedule, unroll, cpu, opt, target, triple or "riscv64-unknown-elf")
         proc = _run([clang, *flags, src, "-o", "-"], "clang")
     shown = ["clang", *flags, Path(src).name]
-    return Compiled(proc.stdout, shown, schedule, unroll)
+    return Compiled(proc.stdout, shown, schedule, unroll, why)
 
 
 def compile_gcc(
@@ -259,92 +308,20 @@ def compile_gcc(
     with tempfile.TemporaryDirectory() as tmp:
         src = _source_file(source, tmp)
         proc = _run([gcc, *flags, src, "-o", "-"], "gcc")
-    return Compiled(proc.stdout, [Path(gcc).name, *flags, Path(src).name], schedule, unroll)
+    shown = [Path(gcc).name, *flags, Path(src).name]
+    return Compiled(proc.stdout, shown, schedule, unroll, f"{Path(gcc).name} (its own sysroot)")
 
 
-# -- cutting blocks out of assembly ----------------------------------------------------------
-
-_LABEL_LINE = re.compile(r"^([A-Za-z_.$][A-Za-z0-9_.$]*):")
-
-
-def functions(asm: str) -> dict[str, str]:
-    """Each function in clang/GCC output (``.type name,@function``) -> its text, labels and
-    instructions, directives dropped."""
-    names = re.findall(r"\.type\s+([A-Za-z_.$][A-Za-z0-9_.$]*)\s*,\s*@function", asm)
-    out: dict[str, str] = {}
-    lines = asm.splitlines()
-    for name in names:
-        start = next((i for i, ln in enumerate(lines) if ln.startswith(name + ":")), None)
-        if start is None:
-            continue
-        body = [lines[start]]
-        for ln in lines[start + 1 :]:
-            s = ln.strip()
-            if s.startswith((".Lfunc_end", ".size")) or (
-                _LABEL_LINE.match(ln) and not ln.startswith(".")
-            ):
-                break
-            if s.startswith(".") and not _LABEL_LINE.match(s):
-                continue  # a directive
-            if s:
-                body.append(ln)
-        out[name] = "\n".join(body) + "\n"
-    return out
-
-
-def function_body(asm: str, name: str | None = None) -> str:
-    """The text of function ``name`` (default: the first one)."""
-    funcs = functions(asm)
-    if not funcs:
-        raise LectureKitError("no function found in the assembly (no '.type NAME,@function')")
-    if name is None:
-        return next(iter(funcs.values()))
-    if name not in funcs:
-        raise LectureKitError(
-            f"no function {name!r} in the assembly; functions: {', '.join(funcs)}"
-        )
-    return funcs[name]
-
-
-def loop_body(asm: str, function: str | None = None) -> str:
-    """The innermost loop of a function: from a label to the last branch back to it (the
-    shortest such stretch), as text. LectureKitError if the function has no loop."""
-    text = function_body(asm, function) if ".type" in asm else asm
-    lines = [ln for ln in text.splitlines() if ln.strip()]
-    best: tuple[int, int] | None = None
-    for i, ln in enumerate(lines):
-        m = _LABEL_LINE.match(ln.strip())
-        if not m:
-            continue
-        label = m.group(1)
-        for j in range(i + 1, len(lines)):
-            ops = lines[j].split("#")[0].replace(",", " ").split()
-            if ops and ops[0][0] in "bj" and ops[-1] == label:
-                if best is None or j - i < best[1] - best[0]:
-                    best = (i, j)
-    if best is None:
-        raise LectureKitError("no loop found (no branch back to a label above it)")
-    return "\n".join(lines[best[0] : best[1] + 1]) + "\n"
-
-
-def instructions_only(block: str) -> str:
-    """The block without labels, comments or directives: one instruction a line (what llvm-mca
-    and lecturekit compare)."""
-    out = []
-    for ln in block.splitlines():
-        s = ln.split("#")[0]
-        s = re.sub(r"^\s*[A-Za-z_.$][A-Za-z0-9_.$]*:", "", s).strip()
-        if s and not s.startswith("."):
-            out.append(s)
-    return "\n".join(out) + "\n"
-
+# -- cutting blocks out of assembly: lecturekit.target.assembly --------------------------------
 
 # -- llvm-mca --------------------------------------------------------------------------------
 
 
 @dataclass
 class McaResult:
-    """What llvm-mca said about one iteration of a block (its 0-based cycles)."""
+    """What llvm-mca said about a block (its 0-based cycles): the first iteration's timeline,
+    and for several iterations where each of the first ones starts and ends (``spans``: [first
+    dispatch, last executed] per iteration, up to :data:`TIMELINE_ITERATIONS`)."""
 
     cpu: str
     cycles: int
@@ -357,6 +334,11 @@ class McaResult:
     dispatch_width: int
     command: list[str] = field(default_factory=list)
     iterations: int = 1
+    spans: list[list[int]] = field(default_factory=list)
+    #: llvm-mca's "Block RThroughput": the fewest cycles per iteration the resources allow
+    rthroughput: float = 0.0
+    #: cycles per iteration each resource is busy (its "Resource pressure per iteration")
+    pressure: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return {k: v for k, v in self.__dict__.items()}
@@ -366,8 +348,14 @@ class McaResult:
         return cls(**data)
 
 
+#: how many iterations' timelines llvm-mca is asked for (enough to see whether they overlap)
+TIMELINE_ITERATIONS = 10
+
+
 def mca_command(cpu: str, triple: str = "riscv64", iterations: int = 1) -> list[str]:
+    shown = min(iterations, TIMELINE_ITERATIONS)
     cmd = [f"-mtriple={triple}", f"-mcpu={cpu}", f"-iterations={iterations}", "-timeline"]
+    cmd += ["-timeline-max-cycles=0", f"-timeline-max-iterations={shown}"]
     if triple.startswith("riscv"):
         cmd.append(f"-mattr={RV64GC_ATTR}")
     return cmd + ["--json"]
@@ -386,8 +374,21 @@ def parse_mca_json(text: str, cpu: str = "?") -> McaResult:
     except (json.JSONDecodeError, KeyError, IndexError, TypeError) as exc:
         raise ToolFailedError(f"cannot read llvm-mca's JSON output: {exc}") from None
     n = len(names)
-    if len(timeline) < n:
+    if len(timeline) < n or n == 0:
         raise ToolFailedError("expected llvm-mca output with a timeline (-timeline)")
+    resources = data.get("TargetInfo", {}).get("Resources", [])
+    pressure = {
+        resources[x["ResourceIndex"]]: round(float(x["ResourceUsage"]), 2)
+        for x in region.get("ResourcePressureView", {}).get("ResourcePressureInfo", [])
+        if x.get("InstructionIndex") == n and x.get("ResourceIndex", -1) < len(resources)
+    }
+    spans = [
+        [
+            min(int(t["CycleDispatched"]) for t in timeline[k : k + n]),
+            max(int(t["CycleExecuted"]) for t in timeline[k : k + n]),
+        ]
+        for k in range(0, len(timeline) - n + 1, n)
+    ]
     return McaResult(
         cpu=cpu,
         cycles=int(summary["TotalCycles"]),
@@ -399,6 +400,9 @@ def parse_mca_json(text: str, cpu: str = "?") -> McaResult:
         retired=[int(t["CycleRetired"]) for t in timeline[:n]],
         dispatch_width=int(summary["DispatchWidth"]),
         iterations=int(summary.get("Iterations", 1)),
+        spans=spans,
+        rthroughput=float(summary.get("BlockRThroughput", 0.0)),
+        pressure=pressure,
     )
 
 
@@ -406,16 +410,27 @@ def run_mca(
     block: str, cpu: str = "rocket-rv64", triple: str = "riscv64", iterations: int = 1
 ) -> McaResult:
     """Run llvm-mca on ``block`` (labels, comments and directives are dropped) and return its
-    timeline (the first iteration's) and total cycles. ``triple="x86_64"`` with e.g.
-    ``cpu="skylake"`` times x86 code on an out-of-order core."""
-    if not isinstance(iterations, int) or not 1 <= iterations <= 10_000:
+    timeline (the first iteration's, and where the first iterations start and end) and total
+    cycles. ``triple="x86_64"`` with e.g. ``cpu="skylake"`` times x86 code on an out-of-order
+    core."""
+    if isinstance(iterations, bool) or not isinstance(iterations, int):
+        raise LectureKitError(f"iterations must be an integer 1..10000, got {iterations!r}")
+    if not 1 <= iterations <= 10_000:
         raise LectureKitError(f"iterations must be an integer 1..10000, got {iterations!r}")
     mca = find_tool("llvm-mca")
     body = instructions_only(block)
     if not body.strip():
         raise LectureKitError("the block has no instructions for llvm-mca")
     cmd = [mca, *mca_command(cpu, triple, iterations)]
-    proc = _run(cmd + ["-"], "llvm-mca", stdin=body)
+    try:
+        proc = _run(cmd + ["-"], "llvm-mca", stdin=body)
+    except ToolFailedError as exc:
+        if "unsupported instruction" in str(exc):
+            raise ToolFailedError(
+                f"{exc} (llvm-mca cannot time calls, tail calls and fences: cut the block to a "
+                "loop without them, e.g. --block loop)"
+            ) from None
+        raise
     errors = [ln for ln in proc.stderr.splitlines() if "error:" in ln]
     if errors:  # llvm-mca drops instructions it cannot read and carries on: refuse that
         raise ToolFailedError("llvm-mca rejected the block: " + " | ".join(errors[:4]))
@@ -436,12 +451,16 @@ class Difference:
 
 @dataclass
 class Comparison:
-    """lecturekit's simulation and llvm-mca's timeline of the same block on the same core."""
+    """lecturekit's simulation and llvm-mca's timeline of the same block on the same core.
+    ``sim`` follows ``rules`` (the lecture's or llvm-mca's issue rules); ``other`` is the
+    simulation under the other rules, which names the rule behind a difference."""
 
     program: object
     preset: str
     sim: object
     mca: McaResult
+    rules: str = "lecture"
+    other: object = None
 
     @property
     def cycles(self) -> tuple[int, int]:
@@ -452,9 +471,20 @@ class Comparison:
     def agree(self) -> bool:
         return self.sim.cycles == self.mca.cycles
 
+    @property
+    def llvm_sim(self):
+        """lecturekit's simulation under llvm-mca's issue rules."""
+        return self.sim if self.rules == "llvm-mca" else self.other
+
+    @property
+    def lecture_sim(self):
+        """lecturekit's simulation under the lecture's issue rules."""
+        return self.sim if self.rules == "lecture" else self.other
+
     def rows(self) -> list[dict]:
         """One row per instruction, both in lecturekit's 1-based cycles."""
         out = []
+        m = self.sim.machine
         for k, ins in enumerate(self.program):
             out.append(
                 {
@@ -466,7 +496,7 @@ class Comparison:
                     "mca_issue": self.mca.dispatch[k] + 1,
                     "mca_done": self.mca.executed[k] + 1,
                     "mca_latency": self.mca.latency[k],
-                    "lk_latency": self.sim.machine.timing(ins.op_class).execute_cycles,
+                    "lk_latency": m.timing(m.timing_key(ins)).execute_cycles,
                 }
             )
         return out
@@ -482,7 +512,7 @@ class Comparison:
         w = max((len(r["text"]) for r in rows), default=10)
         head = f"{'':>3}  {'instruction':<{w}}  lat lk/llvm  issue lk/llvm  done lk/llvm"
         lines = [
-            f"{self.preset}: lecturekit {self.sim.cycles} cycles, llvm-mca "
+            f"{self.preset} ({self.rules} rules): lecturekit {self.sim.cycles} cycles, llvm-mca "
             f"{self.mca.cycles} cycles (-mcpu={self.mca.cpu})",
             head,
         ]
@@ -500,6 +530,7 @@ class Comparison:
         return {
             "preset": self.preset,
             "cpu": self.mca.cpu,
+            "rules": self.rules,
             "cycles": {"lecturekit": self.sim.cycles, "llvm_mca": self.mca.cycles},
             "agree": self.agree,
             "rows": self.rows(),
@@ -517,15 +548,28 @@ def preset_for(cpu: str) -> str:
         ) from None
 
 
+def _rules_machine(preset: str, rules: str):
+    from .machine import ISSUE_RULES, get_machine
+
+    if rules not in ISSUE_RULES:
+        raise LectureKitError(f"rules must be one of {', '.join(ISSUE_RULES)}, got {rules!r}")
+    return get_machine(preset).with_options(issue_rules=rules)
+
+
 def compare(
-    block: str, cpu: str = "rocket-rv64", mca: McaResult | dict | None = None
+    block: str,
+    cpu: str = "rocket-rv64",
+    mca: McaResult | dict | None = None,
+    rules: str = "lecture",
 ) -> Comparison:
-    """Simulate ``block`` (RISC-V text) on the preset for ``cpu`` and run llvm-mca on it (or use
-    a saved ``mca`` result, e.g. from a notebook's data file)."""
+    """Simulate ``block`` (RISC-V text) on the preset for ``cpu`` under ``rules`` (``"lecture"``
+    or ``"llvm-mca"``) and run llvm-mca on it (or use a saved ``mca`` result, e.g. from a
+    notebook's data file)."""
     from ..asm import parse
     from .pipeline import simulate
 
     preset = preset_for(cpu)
+    machine = _rules_machine(preset, rules)
     body = instructions_only(block)
     program = parse(body, notation="riscv")
     if len(program) == 0:
@@ -538,35 +582,41 @@ def compare(
         raise LectureKitError(
             f"llvm-mca saw {len(mca.dispatch)} instructions, lecturekit {len(program)}"
         )
-    sim = simulate(program, preset)
-    return Comparison(program, preset, sim, mca)
+    sim = simulate(program, machine)
+    other_rules = "lecture" if rules == "llvm-mca" else "llvm-mca"
+    other = simulate(program, machine.with_options(issue_rules=other_rules))
+    return Comparison(program, preset, sim, mca, rules, other)
+
+
+def _last_stall(sim, k: int):
+    """The stall that held instruction k in the cycle before it issued (None: it did not
+    wait, or waited behind an older instruction)."""
+    return next((s for s in sim.stalls if s.index == k and s.cycle == sim.issue[k] - 1), None)
 
 
 def explain(c: Comparison) -> list[Difference]:
     """Name the model difference behind each place where the two schedules part ways.
 
     Walking in program order, ``shift`` is llvm-mca's issue cycle minus lecturekit's. Where it
-    changes, the instruction is timed by a rule one model has and the other lacks (reported),
-    or the earlier difference is absorbed: both wait for the same operand (RAW) or behind the
-    same older instruction (in order), which is not reported again.
+    changes, the instruction is timed by a rule one model has and the other lacks, found by
+    simulating the block under both rule sets: a ``write-back`` stall under llvm-mca's rules
+    (write-back order), a ``WAW`` or ``memory`` stall under the lecture's (rules llvm-mca does
+    not have). Where lecturekit under llvm-mca's rules still parts from llvm-mca, the cause is a
+    latency that differs, or on the dual-issue core the pipe llvm-mca picked for an ALU op.
+    A change that comes from neither is the earlier difference absorbed (both wait for the same
+    operand, or in order behind the same instruction) and is not reported again.
     """
     out: list[Difference] = []
     rows = c.rows()
-    stalls: dict[int, object] = {}
-    for s in c.sim.stalls:
-        stalls.setdefault(s.index, s)
+    llvm, lecture = c.llvm_sim, c.lecture_sim
     before = 0
     seen: set[str] = set()  # a latency difference is named once per opcode
     for r in rows:
         k = r["index"]
         shift = r["mca_issue"] - r["lk_issue"]
         cause = None
-        if shift > before:
-            cause = _mca_later(c, k, rows)
-        elif shift < before:
-            cause = _lk_later(c, k, rows, stalls)
-        elif r["mca_latency"] != r["lk_latency"] and r["lk_done"] - r["mca_done"] != 0:
-            cause = _latency_text(c.program[k].opcode, r)
+        if shift != before:
+            cause = _rule_cause(c, k, rows, llvm, lecture)
         if cause is not None and not (cause[0] == "latency" and cause[1] in seen):
             out.append(Difference(k, *cause))
             seen.add(cause[1])
@@ -576,114 +626,161 @@ def explain(c: Comparison) -> list[Difference]:
     return out
 
 
-def _raw_ready(c: Comparison, k: int, rows, which: str) -> int:
-    """The earliest issue allowed by true register dependences alone, in one model's schedule."""
-    ins = c.program[k]
-    best = 0
-    for i in range(k - 1, -1, -1):
-        if set(c.program[i].writes()) & set(ins.reads()):
-            lat = rows[i]["mca_latency" if which == "mca" else "lk_latency"]
-            best = max(best, rows[i][f"{which}_issue"] + lat)
-    return best
+def _rule_cause(c: Comparison, k: int, rows, llvm, lecture) -> tuple[str, str] | None:
+    r = rows[k]
+    if c.rules == "lecture" and lecture.issue[k] != llvm.issue[k]:
+        mine = _last_stall(lecture, k)
+        theirs = _last_stall(llvm, k)
+        if mine is not None and mine.cause == "WAW":
+            return "WAW", f"{r['text']} writes {mine.on} again: lecturekit waits a cycle, LLVM not"
+        if mine is not None and mine.cause == "memory":
+            return (
+                "memory order",
+                f"{r['text']} waits for {mine.on} in lecturekit; llvm-mca assumes no aliasing",
+            )
+        if theirs is not None and theirs.cause == "write-back":
+            who = rows[theirs.waits_for]
+            return (
+                "write-back order",
+                f"{r['text']} (latency {r['lk_latency']}) waits in llvm-mca so that it "
+                f"completes no earlier than I{who['index'] + 1} {who['text']} (latency "
+                f"{who['lk_latency']}): write-back in program order",
+            )
+        if theirs is not None and theirs.cause == "structural" and llvm.machine.groups:
+            return (
+                "pipes",
+                f"{r['text']} ({r['class']}) waits in llvm-mca for a pipe ({theirs.on}): "
+                "llvm-mca gave an ALU op the pipe this one needed; lecturekit counts the pipes",
+            )
+    if llvm.issue[k] == r["mca_issue"]:
+        return None  # lecturekit under llvm-mca's rules agrees here: absorbed
+    for x in rows[: k + 1]:
+        if x["mca_latency"] != x["lk_latency"]:
+            return _latency_text(x["text"].split()[0], x)
+    if c.sim.machine.issue_width > 1:
+        return (
+            "pipes",
+            f"{r['text']} ({r['class']}): llvm-mca issues it in cycle {r['mca_issue']}, "
+            f"lecturekit under llvm-mca's rules in {llvm.issue[k]}: llvm-mca gave an ALU op "
+            "the pipe (A or B) this one needed",
+        )
+    return (
+        "other",
+        f"{r['text']}: llvm-mca issues it in cycle {r['mca_issue']}, lecturekit under "
+        f"llvm-mca's rules in {llvm.issue[k]}",
+    )
 
 
 def _latency_text(opcode: str, r) -> tuple[str, str]:
     return (
         "latency",
-        f"{opcode}: LLVM latency {r['mca_latency']}, lecturekit's {r['class']} class "
-        f"{r['lk_latency']}",
+        f"{opcode}: LLVM latency {r['mca_latency']}, lecturekit's {r['lk_latency']}",
     )
 
 
-def _latency_cause(rows, k, program=None):
-    for x in rows[: k + 1]:
-        if x["mca_latency"] != x["lk_latency"]:
-            return _latency_text(x["text"].split()[0], x)
-    return None
+#: the most instructions :func:`compare_iterations` simulates (iterations x block length)
+MAX_SIMULATED = 100_000
 
 
-def _mca_later(c: Comparison, k: int, rows) -> tuple[str, str] | None:
-    r = rows[k]
-    d = r["mca_issue"]
-    if k > 0:
-        who = max(rows[:k], key=lambda x: x["mca_issue"] + x["mca_latency"])
-        if who["mca_issue"] + who["mca_latency"] == d + r["mca_latency"] and (
-            _raw_ready(c, k, rows, "mca") < d and rows[k - 1]["mca_issue"] < d
-        ):
-            return (
-                "write-back order",
-                f"{r['text']} (latency {r['mca_latency']}) waits in llvm-mca so that it "
-                f"completes no earlier than I{who['index'] + 1} {who['text']} (latency "
-                f"{who['mca_latency']}): write-back in program order",
-            )
-    width = c.mca.dispatch_width
-    prev = rows[k - 1]["mca_issue"] if k else 0
-    full = k and sum(x["mca_issue"] == prev for x in rows[:k]) >= width
-    if _raw_ready(c, k, rows, "mca") == d or prev == d or (full and d == prev + 1):
-        # both wait for the same operand, or in order behind the same instruction / a full
-        # issue cycle: absorbed unless a latency differs
-        return _latency_cause(rows, k)
-    if width > 1:
-        return (
-            "pipes",
-            f"{r['text']} ({r['class']}) waits in llvm-mca for its pipe: an ALU op took pipe A "
-            "or B in the cycle before, or a divide holds pipe B",
+@dataclass
+class IterationComparison:
+    """lecturekit and llvm-mca on ``iterations`` back-to-back passes of a block: total cycles,
+    and whether each tool overlaps iterations (an instruction of one pass issues before the
+    previous pass has finished)."""
+
+    preset: str
+    rules: str
+    iterations: int
+    lk_cycles: int
+    mca_cycles: int
+    one_pass: tuple[int, int]
+    lk_overlap: bool
+    mca_overlap: bool
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+    def text(self) -> str:
+        lk1, mca1 = self.one_pass
+
+        def overlap(flag: bool) -> str:
+            if flag:
+                return "overlaps iterations (a pass starts before the previous one finished)"
+            return "does not overlap iterations"
+
+        return "\n".join(
+            [
+                f"{self.iterations} iterations on {self.preset} ({self.rules} rules): "
+                f"lecturekit {self.lk_cycles} cycles, llvm-mca {self.mca_cycles} "
+                f"(one pass: {lk1} / {mca1}; {self.iterations} x (one pass - 1) + 1 = "
+                f"{self.iterations * (lk1 - 1) + 1} / {self.iterations * (mca1 - 1) + 1})",
+                f"lecturekit {overlap(self.lk_overlap)}; llvm-mca {overlap(self.mca_overlap)}",
+            ]
         )
-    return _latency_cause(rows, k) or (
-        "other",
-        f"{r['text']}: llvm-mca issues it in cycle {d}, lecturekit in {r['lk_issue']}",
+
+
+def compare_iterations(
+    block: str,
+    cpu: str = "rocket-rv64",
+    iterations: int = 100,
+    rules: str = "lecture",
+    mca: McaResult | dict | None = None,
+    one_pass: McaResult | dict | None = None,
+) -> IterationComparison:
+    """``iterations`` passes of ``block`` in lecturekit (the block repeated, simulated as one)
+    and in llvm-mca (``-iterations``; or saved results ``mca`` and ``one_pass``)."""
+    from ..asm import parse
+    from .pipeline import simulate
+
+    if isinstance(iterations, bool) or not isinstance(iterations, int):
+        raise LectureKitError(f"iterations must be an integer 1..1000, got {iterations!r}")
+    if not 1 <= iterations <= 1000:
+        raise LectureKitError(f"iterations must be an integer 1..1000, got {iterations!r}")
+    preset = preset_for(cpu)
+    machine = _rules_machine(preset, rules)
+    body = instructions_only(block)
+    n = len(parse(body, notation="riscv"))
+    if n == 0:
+        raise LectureKitError("the block has no instructions")
+    if n * iterations > MAX_SIMULATED:
+        raise LectureKitError(
+            f"{iterations} iterations of {n} instructions is {n * iterations:,} instructions; "
+            f"lecturekit simulates at most {MAX_SIMULATED:,}: ask for at most "
+            f"{max(1, MAX_SIMULATED // n)} iterations"
+        )
+    mca = run_mca(body, cpu, iterations=iterations) if mca is None else mca
+    mca = McaResult.from_dict(mca) if isinstance(mca, dict) else mca
+    one = run_mca(body, cpu) if one_pass is None else one_pass
+    one = McaResult.from_dict(one) if isinstance(one, dict) else one
+    sim = simulate(parse(body * iterations, notation="riscv"), machine, time_limit=120)
+    lk_one = simulate(parse(body, notation="riscv"), machine).cycles
+    passes = [range(k * n, (k + 1) * n) for k in range(iterations)]
+    lk_overlap = any(
+        min(sim.issue[i] for i in b) < max(sim.finish[i] for i in a)
+        for a, b in zip(passes, passes[1:], strict=False)
     )
-
-
-def _lk_later(c: Comparison, k: int, rows, stalls) -> tuple[str, str] | None:
-    r = rows[k]
-    s = stalls.get(k)
-    stalled_now = [x for x in c.sim.stalls if x.index == k and x.cycle == r["lk_issue"] - 1]
-    s = stalled_now[0] if stalled_now else None
-    if s is not None and s.cause == "WAW":
-        return "WAW", f"{r['text']} writes {s.on} again: lecturekit waits a cycle, LLVM does not"
-    if s is not None and s.cause == "memory":
-        return (
-            "memory order",
-            f"{r['text']} waits for {s.on} in lecturekit; llvm-mca assumes no aliasing",
-        )
-    return _latency_cause(rows, k)  # RAW, a unit, or in order: absorbed
+    # llvm-mca counts from 0 and its "executed" is lecturekit's finish - 1: compare alike
+    mca_overlap = any(b[0] < a[1] for a, b in zip(mca.spans, mca.spans[1:], strict=False))
+    return IterationComparison(
+        preset, rules, iterations, sim.cycles, mca.cycles, (lk_one, one.cycles), lk_overlap,
+        mca_overlap,
+    )  # fmt: skip
 
 
 def llvm_inorder_issue(program, machine="rocket-rv64") -> list[int]:
-    """Issue cycles (from 1) under the rules of llvm-mca's in-order model (InOrderIssueStage),
-    with the preset's latencies: in order, at most ``issue_width`` a cycle, a reader waits the
-    writer's latency (RAW), **results are written back in program order** (an instruction
-    issues no earlier than ``max(older issue + latency) - its latency``), a non-pipelined unit is
-    busy for its latency; no WAW or memory rule. On a single-issue core this reproduces
-    llvm-mca's dispatch cycles where latencies match (tests/test_real.py checks it)."""
+    """Issue cycles (from 1) of ``program`` on ``machine`` under llvm-mca's in-order rules
+    (``issue_rules = "llvm-mca"``: in order, at most ``issue_width`` a cycle, a reader waits
+    the writer's latency, **results are written back in program order**, no WAW or memory
+    rule): lecturekit's simulation with those rules (:mod:`lecturekit.target.pipeline`)."""
     from ..asm import parse
     from .machine import get_machine
+    from .pipeline import simulate
 
     if isinstance(program, str):
         program = parse(program, notation="riscv")
-    m = get_machine(machine)
-    issue: list[int] = []
-    ready: dict[str, int] = {}
-    busy: dict[str, list[tuple[int, int]]] = {}
-    last_wb = 0
-    for ins in program:
-        t = m.timing(ins.op_class)
-        lat = t.execute_cycles
-        c = max([issue[-1] if issue else 1] + [ready.get(r, 1) for r in ins.reads()])
-        c = max(c, last_wb - lat)
-        while True:
-            same = sum(x == c for x in issue)
-            uses = [(a, b) for a, b in busy.get(t.unit, []) if a <= c < b]
-            if same < m.issue_width and len(uses) < m.units[t.unit]:
-                break
-            c += 1
-        issue.append(c)
-        busy.setdefault(t.unit, []).append((c, c + (1 if t.pipelined else lat)))
-        for r in ins.writes():
-            ready[r] = c + lat
-        last_wb = max(last_wb, c + lat)
-    return issue
+    m = get_machine(machine).with_options(issue_rules="llvm-mca")
+    sim = simulate(program, m)
+    return [sim.issue[k] for k in range(len(program))]
 
 
 # -- saved outputs, so a chapter reads the same without LLVM ---------------------------------
@@ -747,65 +844,87 @@ _RAND_OPS = (
 )
 
 
-def random_block(seed: int, length: int | None = None) -> str:
+_RAND_FP_REGS = ("fa0", "fa1", "fa2", "ft0", "ft1", "ft2", "ft3")
+_RAND_FP_OPS = (
+    ("fload", 10, ("fld", "flw")),
+    ("fstore", 6, ("fsd", "fsw")),
+    ("frrr", 14, ("fadd.d", "fmul.d", "fsub.s", "fmul.s", "fmin.s", "fmax.d", "fdiv.d")),
+    ("frrrr", 8, ("fmadd.d", "fmadd.s", "fnmsub.d")),
+    ("fcvt", 6, ("fcvt.d.w", "fcvt.w.d", "fcvt.s.l", "fmv.x.d", "feq.d")),
+    ("bytes", 6, ("lbu", "lb", "lhu", "sb")),
+)
+
+
+def random_block(seed: int, length: int | None = None, fp: bool = False) -> str:
     """A random straight-line RV64 integer block (5 to 40 instructions unless ``length``):
     ALU ops, loads, stores, multiplies and a few divides over 9 registers, deterministic in
-    ``seed``."""
+    ``seed``. ``fp=True`` mixes in floating point (loads, stores, add/multiply/divide in
+    single and double precision, fused multiply-add, conversions) and byte loads and stores."""
     import random
 
     rng = random.Random(seed)
     n = length if length is not None else rng.randint(5, 40)
-    kinds = [k for k, w, _ in _RAND_OPS for _ in range(w)]
-    names = {k: ops for k, _, ops in _RAND_OPS}
+    table = _RAND_OPS + (_RAND_FP_OPS if fp else ())
+    kinds = [k for k, w, _ in table for _ in range(w)]
+    names = {k: ops for k, _, ops in table}
     out = []
     for _ in range(n):
         kind = rng.choice(kinds)
         op = rng.choice(names[kind])
         r = [rng.choice(_RAND_REGS) for _ in range(3)]
+        f = [rng.choice(_RAND_FP_REGS) for _ in range(4)]
         if kind in ("alu", "mul", "div"):
             out.append(f"{op} {r[0]}, {r[1]}, {r[2]}")
         elif kind == "alui":
             imm = rng.randint(1, 31) if op in ("slli", "srai") else rng.randint(-64, 64)
             out.append(f"{op} {r[0]}, {r[1]}, {imm}")
-        else:
-            size = 8 if op in ("ld", "sd") else 4
+        elif kind in ("fload", "fstore"):
+            size = 8 if op.endswith("d") else 4
+            out.append(f"{op} {f[0]}, {size * rng.randint(0, 7)}({r[1]})")
+        elif kind == "frrr":
+            dest = r[0] if op.startswith("feq") else f[0]
+            out.append(f"{op} {dest}, {f[1]}, {f[2]}")
+        elif kind == "frrrr":
+            out.append(f"{op} {f[0]}, {f[1]}, {f[2]}, {f[3]}")
+        elif kind == "fcvt":
+            to_int = op in ("fcvt.w.d", "fmv.x.d")
+            if op == "feq.d":
+                out.append(f"{op} {r[0]}, {f[1]}, {f[2]}")
+            else:
+                out.append(f"{op} {r[0] if to_int else f[0]}, {f[1] if to_int else r[1]}")
+        else:  # loads, stores, bytes
+            size = {"ld": 8, "sd": 8, "lw": 4, "sw": 4, "lhu": 2}.get(op, 1)
             out.append(f"{op} {r[0]}, {size * rng.randint(0, 7)}({r[1]})")
     return "\n".join(out) + "\n"
 
 
 def coinciding(c: Comparison) -> bool:
-    """Whether a block lies in the class where lecturekit's preset and LLVM's model must agree.
+    """Whether a block lies in the class where the lecture's rules and llvm-mca's coincide.
 
     Both are in-order and issue each instruction as early as their rules allow, with the same
-    latencies, widths and units; they can only part where one has a rule the other lacks. So
-    the class is: (1) every opcode's LLVM latency is its lecturekit class latency; (2)
-    lecturekit's own schedule already writes results back in program order (each instruction
-    finishes no earlier than the one before it), so LLVM's write-back-order rule never binds;
-    (3) lecturekit never stalls for WAW or memory order (rules LLVM does not have); (4) on the
-    dual-issue core, no divide (it holds pipe B) and no instruction needing pipe A or B issues
-    in the same cycle as an ALU op ahead of it (llvm-mca may have given that pipe to the ALU op).
+    per-opcode latencies and units; they can only part where one has a rule the other lacks.
+    So the class is: lecturekit's simulation gives the same issue cycles under the lecture's
+    rules as under llvm-mca's (no write-back-order, WAW or memory-order rule binds), and no
+    opcode's latency differs from llvm-mca's (a call). On such a block lecturekit must equal
+    llvm-mca, except where llvm-mca's choice of pipe for an ALU op on the dual-issue core
+    matters (named "pipes").
     """
     rows = c.rows()
     if any(r["mca_latency"] != r["lk_latency"] for r in rows):
         return False
-    finish = [r["lk_done"] for r in rows]
-    if any(b < a for a, b in zip(finish, finish[1:], strict=False)):
-        return False
-    if any(s.cause in ("WAW", "memory") for s in c.sim.stalls):
-        return False
-    if c.sim.machine.issue_width > 1:
-        if any(r["class"] in ("div", "fdiv") for r in rows):
-            return False
-        for a, b in zip(rows, rows[1:], strict=False):
-            if a["lk_issue"] == b["lk_issue"] and a["class"] == "alu" and b["class"] != "alu":
-                return False
-    return True
+    lecture, llvm = c.lecture_sim, c.llvm_sim
+    return all(lecture.issue[k] == llvm.issue[k] for k in range(len(rows)))
 
 
 __all__ = [
     "CPU_PRESETS",
     "Comparison",
     "Compiled",
+    "IterationComparison",
+    "RISCV_TRIPLES",
+    "compare_iterations",
+    "loops",
+    "riscv_target",
     "INSTALL_HELP",
     "MODEL_DIFFERENCES",
     "McaResult",

@@ -174,6 +174,22 @@ def stall_reason(sim, stall, *, short: bool = False) -> str:
         return _("memory order: {access} may alias {other}'s access").format(
             access=stall.on, other=other
         )
+    if stall.cause == "write-back":  # llvm-mca's rule: results written back in issue order
+        at = sim.finish.get(who) if who is not None else None
+        if at is not None:
+            if short:
+                return _("write-back in order (after {other} (cycle {at}))").format(
+                    other=other, at=at
+                )
+            return _(
+                "write-back in issue order: its result may not be ready before {other}'s "
+                "(cycle {at})"
+            ).format(other=other, at=at)
+        if short:
+            return _("write-back in order (after {other})").format(other=other)
+        return _("write-back in issue order: its result may not be ready before {other}'s").format(
+            other=other
+        )
     if stall.cause == "structural":
         unit = stall.on.removeprefix("unit ").strip()
         at = _last_cycle_in(sim, who, m.execute_stage) if who is not None else None
