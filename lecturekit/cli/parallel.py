@@ -32,7 +32,8 @@ from ..llm.planner import MAX_GPUS, MAX_GPUS_PER_NODE, MAX_LAYOUT_GPUS
 
 _SCHEDULE_HELP = (
     "naive, gpipe, pipedream, 1f1b (= dapple), 1f1b-eager (the 2023 slide's figure), "
-    "interleaved, zb-h1, zb-h2, looped-bfs, zb-v, v-half, v-min, dualpipev (V placement), "
+    "interleaved, zb-h1, zb-h2, looped-bfs, interleaved-zb, zb-v, v-half, v-min, dualpipev "
+    "(V placement), "
     "dualpipe (two directions: p even, m even >= 2p)"
 )
 
@@ -94,14 +95,15 @@ def register(sub) -> None:
         "--v",
         type=_int(1, 64),
         default=None,
-        help="model chunks per device, interleaved and looped-bfs only, 1..64 (default 2 for "
-        "them; zb-v and dualpipev always place 2 per device in a V)",
+        help="model chunks per device, interleaved, interleaved-zb and looped-bfs only, 1..64 "
+        "(default 2 for them; zb-v and dualpipev always place 2 per device in a V)",
     )
     dur = _int(0, MAX_DURATION)
     pp.add_argument(
         "--tf",
         type=dur,
-        help="forward time T_F (default 1; v for interleaved, looped-bfs and 2 for the V "
+        help="forward time T_F (default 1; v for interleaved, interleaved-zb, looped-bfs and 2 for "
+        "the V "
         "placements: zb-v, v-half, v-min, dualpipev)",
     )
     pp.add_argument("--tb", type=dur, help="backward (input-gradient) time T_B (default: as T_F)")
@@ -332,6 +334,7 @@ def _default_durations(args) -> None:
     chunked = args.compare or resolve_schedule(args.schedule) in (
         "interleaved",
         "looped-bfs",
+        "interleaved-zb",
         "zb-v",
         "v-half",
         "v-min",

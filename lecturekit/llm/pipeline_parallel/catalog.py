@@ -22,6 +22,8 @@ SCHEDULES: dict[str, str] = {
 #: the second edition's schedules (more than one chunk per device; the V placement)
 MORE_SCHEDULES: dict[str, str] = {
     "looped-bfs": "looped BFS (2022): loop placement, each chunk GPipe-style in turn; m in flight",
+    "interleaved-zb": "interleaved zero bubble (PyTorch's ScheduleInterleavedZeroBubble): "
+    "interleaved 1F1B with split backward, W passes fill the bubbles",
     "zb-v": "ZB-V (2024): V placement (stages d and 2p-1-d), split backward; 1F1B memory",
     "v-half": "V-Half (2024): V placement, about half of 1F1B's activation memory, small bubble",
     "v-min": "V-Min (2024): V placement, about a third of 1F1B's activation memory",
@@ -49,6 +51,9 @@ ALIASES = {
     "bfs": "looped-bfs",
     "loopedbfs": "looped-bfs",
     "zbv": "zb-v",
+    "interleaved-zero-bubble": "interleaved-zb",
+    "interleavedzerobubble": "interleaved-zb",
+    "zb-interleaved": "interleaved-zb",
     "zbvzerobubble": "zb-v",
     "dualpipe-v": "dualpipev",
     "dual-pipe": "dualpipe",
@@ -104,6 +109,7 @@ def closed_form(
       for dualpipev) and ``F`` a stage's forward; this is DeepSeek's bubble
       ``(P/2 - 1)(F&B + B - 3W)`` with ``F&B = F + B`` (a paired forward and full backward
       ``B`` run one after the other) and ``F = W``, ``B = 2W``
+    - interleaved-zb: none (PyTorch gives none; the tests compare its orders and makespans)
     - v-half, v-min: none (Qi et al. 2024 give their bubble only approximately, ``~p/2m`` and
       ``~2p/3m``; their peak memory is exact, see
       :mod:`lecturekit.llm.pipeline_parallel.generators`)

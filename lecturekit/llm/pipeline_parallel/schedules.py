@@ -89,8 +89,9 @@ def pipeline_schedule(
 
     ``tf``, ``tb``, ``tw``, ``comm`` (or ``timing``) are integer time units; schedules that do not
     split the backward run one backward of ``tb + tw``. ``v`` (model chunks per device) applies
-    to ``interleaved`` and ``looped-bfs`` (default 2 there); ``zb-v`` and ``dualpipev`` always
-    place two chunks per device in a V; ``dualpipe`` one stage per device and direction.
+    to ``interleaved``, ``interleaved-zb`` and ``looped-bfs`` (default 2 there); ``zb-v`` and
+    ``dualpipev`` always place two chunks per device in a V; ``dualpipe`` one stage per device
+    and direction.
     ``gpipe_backward``: GPipe's backwards ``"newest"`` first (the GPipe figure, default) or
     ``"oldest"`` first (as PyTorch's ``ScheduleGPipe``).
     ``all_forwards_first``: interleaved with ``m = p`` as Megatron-LM ran it before late 2024
@@ -108,7 +109,7 @@ def pipeline_schedule(
             f"gpipe_backward: 'newest' (GPipe's figure) or 'oldest' (PyTorch), "
             f"got {gpipe_backward!r}"
         )
-    if name in ("interleaved", "looped-bfs"):
+    if name in ("interleaved", "looped-bfs", "interleaved-zb"):
         v = 2 if v is None else v
     elif name == "dualpipe":
         if v not in (None, 1):
@@ -125,8 +126,8 @@ def pipeline_schedule(
         v = 2
     elif v not in (None, 1):
         raise ScheduleError(
-            f"v (model chunks per device) only applies to the interleaved and looped-bfs "
-            f"schedules (zb-v, dualpipev, v-half and v-min use 2), not {name}"
+            f"v (model chunks per device) only applies to the interleaved, interleaved-zb and "
+            f"looped-bfs schedules (zb-v, dualpipev, v-half and v-min use 2), not {name}"
         )
     p, m, v = check_shape(p, m, v or 1)
     if calls and name not in ("dualpipe", "dualpipev"):
@@ -159,6 +160,16 @@ def pipeline_schedule(
     elif name == "looped-bfs":
         pg = build_pipeline_graph(p, m, v, timing)
         keys = generators.looped_bfs(p, m, v)
+    elif name == "interleaved-zb":
+        rounds = max(1, m // p)
+        if m % rounds:
+            raise ScheduleError(
+                f"interleaved-zb: m = {m} micro-batches is not a multiple of the {rounds} rounds "
+                f"(m // p) PyTorch's ScheduleInterleavedZeroBubble sends them in; try "
+                f"m = {m - m % rounds} or {m + rounds - m % rounds}"
+            )
+        pg = build_pipeline_graph(p, m, v, timing, split=True)
+        keys = generators.interleaved_zero_bubble(p, m, v)
     elif name == "zb-v":
         pg = build_pipeline_graph(p, m, 2, timing, split=True, placement="v")
         keys = generators.zb_v(p, m)
@@ -226,7 +237,7 @@ def compare_schedules(
             n,
             p,
             m,
-            v if resolve_schedule(n) in ("interleaved", "looped-bfs") else None,
+            v if resolve_schedule(n) in ("interleaved", "looped-bfs", "interleaved-zb") else None,
             tf,
             tb,
             tw,
