@@ -170,7 +170,9 @@ def test_lookahead_closes_the_witness_gap_and_is_traced(capsys, witness):
 def test_improved_and_optsched(capsys, witness, tmp_path):
     opt = cycles(capsys, witness, "-a", "optimal", "--engine", "optsched")
     assert opt["engine"] == "optsched" and opt["proven_optimal"] is True
-    assert cycles(capsys, witness, "-a", "optimal")["engine"] == "classic"
+    assert cycles(capsys, witness, "-a", "optimal")["engine"] == "optsched"  # the default
+    classic = cycles(capsys, witness, "-a", "optimal", "--engine", "classic")
+    assert classic["engine"] == "classic" and classic["cycles"] == opt["cycles"]
     s = cycles(capsys, witness, "-a", "improved")
     assert s["algorithm"] == "list:improved" and s["cycles"] == opt["cycles"]
     assert s["candidates"]["height"] == opt["cycles"] + 1
