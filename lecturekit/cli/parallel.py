@@ -130,6 +130,15 @@ def register(sub) -> None:
         "waits for both inputs and sends both outputs at its end) (default: off)",
     )
     pp.add_argument(
+        "--paired",
+        type=_int(1, 3 * MAX_DURATION),
+        default=None,
+        metavar="F&B",
+        help="dualpipe, dualpipev with --calls: the time of a forward paired with a full "
+        "backward when their computation and communication overlap (DeepSeek-V3's F&B; "
+        "between T_B + T_W + 1 and T_F + T_B + T_W) (default: T_F + T_B + T_W, no overlap)",
+    )
+    pp.add_argument(
         "--import",
         dest="import_file",
         metavar="FILE",
@@ -361,7 +370,7 @@ def _timeline(run) -> str:
 
 
 def run_pipeline(args) -> int:
-    from ..llm.pipeline_parallel import compare_schedules, pipeline_schedule
+    from ..llm.pipeline_parallel import compare_schedules, deepseek_bubble, pipeline_schedule
 
     if getattr(args, "import_file", None):
         run = _imported(args)
@@ -404,6 +413,7 @@ def run_pipeline(args) -> int:
         gpipe_backward=args.gpipe_backward,
         all_forwards_first=args.all_forwards_first,
         calls=args.calls,
+        paired=args.paired,
     )
     if args.json:
         _print_json(run.to_dict())
@@ -420,9 +430,20 @@ def run_pipeline(args) -> int:
     )
     if run.pg.split:
         print("kept until W per device: " + ", ".join(str(x) for x in run.summary()["peak_held"]))
+    ours = max(run.idle(d) for d in range(run.p))
+    theirs = deepseek_bubble(run.name, run.p, run.timing) if run.pg.calls else None
+    if theirs is not None:
+        print(
+            f"most idle device: {ours} time units; DeepSeek-V3's (PP/2 - 1)(F&B + B - 3W) = "
+            f"{_fraction(theirs)}"
+        )
     if run.note:
         print(f"note: {run.note}")
     return 0
+
+
+def _fraction(x) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{float(x):g}"
 
 
 def _imported(args):

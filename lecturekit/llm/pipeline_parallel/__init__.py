@@ -69,6 +69,7 @@ from .catalog import (
     SCHEDULES,
     SYNC,
     closed_form,
+    deepseek_bubble,
     resolve_schedule,
 )
 from .graph import KINDS, PipelineGraph, PipeOp, Timing, build_pipeline_graph, device_name
@@ -103,6 +104,7 @@ __all__ = [
     "closed_form",
     "compare_schedules",
     "critical_path",
+    "deepseek_bubble",
     "device_name",
     "eager_order",
     "parse_order",

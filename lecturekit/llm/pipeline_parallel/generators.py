@@ -287,8 +287,10 @@ def dualpipe_v(p: int, m: int) -> dict[int, list[Key]]:
 
     A *full* backward is written ``B`` then ``W`` at once; a forward "with" a backward is the
     forward then the backward: DualPipe overlaps the two to hide their communication (the
-    all-to-all of expert parallelism) behind computation, which a device that runs one pass
-    at a time does not model, so here it takes ``F + B + W``."""
+    all-to-all of expert parallelism) behind computation. A device runs one pass at a time, so
+    the pair takes ``F + B + W``, unless the reference's calls run as units and the timing
+    gives the overlapped pair's time (``Timing.paired``, DeepSeek-V3's ``F&B``): then the
+    call takes ``F&B``."""
     return {d: _dualpipe_v_device(p, m, d) for d in range(p)}
 
 

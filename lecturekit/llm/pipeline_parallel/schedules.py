@@ -84,6 +84,7 @@ def pipeline_schedule(
     gpipe_backward: str = "newest",
     all_forwards_first: bool = False,
     calls: bool = False,
+    paired: int | None = None,
 ) -> PipelineRun:
     """Build, run and verify a named schedule (see :data:`ALL_SCHEDULES`).
 
@@ -101,9 +102,15 @@ def pipeline_schedule(
     after computing the weight gradient too, and a forward paired with a backward waits for
     both inputs and sends both outputs when the pair is done; default off (each pass sends
     its output when it ends, as PyTorch's ``ScheduleDualPipeV`` runs unpaired actions).
+    ``paired`` (with ``calls``): DeepSeek-V3's ``F&B``, the time a forward paired with a full
+    backward takes when their computation and communication overlap (see :class:`Timing`);
+    default ``T_F + T_B + T_W``, no overlap.
     """
     name = resolve_schedule(name)
     timing = timing or Timing(tf, tb, tw, comm)
+    if paired is not None:
+        t = timing
+        timing = Timing(t.forward, t.backward, t.weight, t.comm, paired)
     if gpipe_backward not in ("newest", "oldest"):
         raise ScheduleError(
             f"gpipe_backward: 'newest' (GPipe's figure) or 'oldest' (PyTorch), "
@@ -189,7 +196,7 @@ def pipeline_schedule(
             p, m, 2, timing, split=True, placement="v", calls=groups if calls else None
         )
         keys = generators.dualpipe_v(p, m)
-        note = "a paired forward and backward runs one after the other (no overlap modelled)"
+        note = _pair_note(timing, calls)
     elif name == "dualpipe":
         if p % 2 or m % 2 or m < 2 * p:
             raise ScheduleError(
@@ -204,7 +211,7 @@ def pipeline_schedule(
         keys = {d: [k for c in cs for k in c] for d, cs in by_device.items()}
         note = (
             f"micro-batches 1-{m // 2} go down from device 0, {m // 2 + 1}-{m} up from device "
-            f"{p - 1}; a paired forward and backward runs one after the other (no overlap)"
+            f"{p - 1}; {_pair_note(timing, calls)}"
         )
     elif name == "zb-h1":
         pg = build_pipeline_graph(p, m, 1, timing, split=True)
@@ -218,6 +225,18 @@ def pipeline_schedule(
                 f"ZB-H1 is as good or better here"
             )
     return run_order(pg, pg.order_from_keys(keys), name, note)
+
+
+def _pair_note(timing: Timing, calls: bool) -> str:
+    """What a paired forward and full backward costs in this run (DualPipe's overlap)."""
+    if timing.paired is not None:
+        return (
+            f"a paired forward and full backward runs as one call of F&B = {timing.paired} "
+            f"(overlapped; F + B + W = {timing.per_micro_batch()})"
+        )
+    if calls:
+        return "a paired forward and full backward runs as one call of F + B + W (no overlap)"
+    return "a paired forward and backward runs one after the other (no overlap modelled)"
 
 
 def compare_schedules(
