@@ -611,14 +611,22 @@ def modulo_schedule(
             )
         )
     graph, sched, trace = min(options, key=lambda o: o[1].ii)  # ties: the first (WAR kept)
+    mii = max(rmii, cmii, 1)
+    proven = sched.ii <= mii
+    searched: list[str] = []
+    if not proven and ii is None:
+        graph, sched, trace, proven, searched = _smallest_ii(
+            free, graph, sched, trace, mii, deadline
+        )
     ii = sched.ii
     start = _rotate(graph, sched.start, ii, loop.branch)
-    schedule = Schedule(graph, start, algorithm="iterative modulo", ii=ii, info=dict(sched.info))
+    schedule = Schedule(graph, start, algorithm=sched.algorithm, ii=ii, info=dict(sched.info))
+    schedule.info["proven_minimum"] = proven
     verify(graph, schedule, ii=ii)
     first = graph.earliest
     stages = [(t - first) // ii for t in start]
     rows = [(t - first) % ii for t in start]
-    notes = list(loop.notes)
+    notes = list(loop.notes) + searched
     if len(options) == 2:
         kept = graph is options[0][0]
         notes.append(
@@ -651,6 +659,54 @@ def modulo_schedule(
 
         pipeline_code(result)
     return result
+
+
+def _smallest_ii(free: Graph, graph: Graph, sched: Schedule, trace, mii: int, deadline):
+    """The iterative scheduler stopped above MII: swing modulo scheduling may find a smaller II
+    (it orders the operations differently), and every II still between MII and the best found
+    is then decided exactly (:func:`~lecturekit.loops.exact_ii.modulo_schedule_at`): the first
+    that has a schedule is the smallest. Returns (graph, schedule, trace, proven, notes):
+    ``proven`` is false when the time limit left an II undecided (the best found is kept)."""
+    from .exact_ii import modulo_schedule_at
+    from .swing import swing_modulo_schedule
+
+    notes = []
+    remaining = None if deadline is None else max(0.0, deadline - _clock())
+    swing, swing_trace = swing_modulo_schedule(free, time_limit=remaining)
+    if swing.ii < sched.ii:
+        notes.append(
+            f"iterative modulo scheduling stopped at II = {sched.ii}; swing modulo scheduling "
+            f"found II = {swing.ii}"
+        )
+        graph, sched, trace = free, swing, swing_trace
+    for ii in range(mii, sched.ii):
+        try:
+            start, nodes = modulo_schedule_at(free, ii, deadline=deadline)
+        except _OutOfTime:
+            notes.append(f"II = {ii} not decided within the time limit: II = {sched.ii} is the "
+                         "best found, not proven the smallest")  # fmt: skip
+            return graph, sched, trace, False, notes
+        if start is None:
+            notes.append(f"II = {ii} is impossible (exact search over the table's rows, "
+                         f"{nodes} nodes)")  # fmt: skip
+            continue
+        exact = Schedule(free, start, algorithm="exact modulo", ii=ii)
+        exact.info.update(mii=mii, timed_out=False, nodes=nodes)
+        notes.append(
+            f"the heuristics stopped at II = {sched.ii}; the exact search found II = {ii} "
+            f"({nodes} nodes)"
+        )
+        steps = [
+            ModuloStep("ii", ii, f"exact search at II = {ii} (MII = {mii})"),
+            ModuloStep(
+                "done",
+                ii,
+                f"schedule found at II = {ii} by the exact search ({nodes} nodes)",
+                placed=dict(enumerate(start)),
+            ),
+        ]
+        return free, exact, steps, True, notes
+    return graph, sched, trace, True, notes
 
 
 # -- why a smaller II fails --------------------------------------------------------------------
