@@ -50,6 +50,7 @@ class _RowSearch:
         if graph.issue_width is not None:
             self.capacity[ISSUE] = graph.issue_width
         self.edges = [(e.src, e.dst, e.latency - ii * e.distance) for e in graph.edges]
+        self.edges_dist = [e.distance for e in graph.edges]
         self.incident: list[list[int]] = [[] for _ in range(n)]
         for k, (s, d, _c) in enumerate(self.edges):
             self.incident[s].append(k)
@@ -133,6 +134,16 @@ class _RowSearch:
         for res, off in self.cells[j]:
             key = (res, (r + off) % ii)
             self.used[key] = self.used.get(key, 0) + sign
+            self.left[res] -= sign
+
+    def room(self) -> bool:
+        """Every resource still has as many free cells as the unplaced operations need."""
+        free: dict[str, int] = {}
+        for (res, _row), k in self.used.items():
+            free[res] = free.get(res, 0) + k
+        return all(
+            self.left[res] <= self.capacity[res] * self.ii - free.get(res, 0) for res in self.left
+        )
 
     def solve(self) -> list[int] | None:
         total: dict[str, int] = {}
@@ -144,8 +155,16 @@ class _RowSearch:
         dist = self.closure()
         if dist is None:
             return None
-        # the most constrained first: most dependences, then most cells
-        order = sorted(range(self.n), key=lambda j: (-len(self.incident[j]), -len(self.cells[j])))
+        # the iterative scheduler's order (height at this II first), so that an operation's
+        # predecessors are mostly placed before it and its rows can follow theirs
+        from .modulo import modulo_heights
+
+        height = modulo_heights(self.g, self.ii)
+        order = sorted(range(self.n), key=lambda j: (-height[j], j))
+        self.left = {res: 0 for res in self.capacity}  # cells still to place per resource
+        for cells in self.cells:
+            for res, _ in cells:
+                self.left[res] += 1
         rows = self._search(order, 0, dist)
         if rows is None:
             return None
@@ -165,7 +184,18 @@ class _RowSearch:
         if self.deadline is not None and self.nodes % 64 == 0 and _clock() > self.deadline:
             raise _OutOfTime
         j = order[depth]
-        rows = [0] if depth == 0 else range(self.ii)
+        ii = self.ii
+        if depth == 0:
+            rows = [0]
+        else:  # from the row its placed predecessors' results arrive in, then the next ones
+            arrive = [
+                self.row[s] + c + ii * self.edges_dist[k]
+                for k in self.incident[j]
+                for s, d, c in (self.edges[k],)
+                if d == j and s != j and self.row[s] is not None
+            ]
+            first = max(arrive, default=0) % ii
+            rows = [(first + k) % ii for k in range(ii)]
         for r in rows:
             if not self.fits(j, r):
                 continue
@@ -184,7 +214,7 @@ class _RowSearch:
                     break
             if ok:
                 self.take(j, r, +1)
-                found = self._search(order, depth + 1, new)
+                found = self._search(order, depth + 1, new) if self.room() else None
                 self.take(j, r, -1)
                 if found is not None:
                     return found
