@@ -20,7 +20,8 @@ Adding a constant to every start changes no constraint, so the first operation's
 to 0.
 
 The search is exponential in the worst case: it has a deadline (:class:`~.mii._OutOfTime`), and
-callers treat a timeout as "not decided".
+callers treat a timeout as "not decided". Two variable orders run in turn with a growing node
+budget (restarts), since each is fast on loops where the other is slow.
 """
 
 from __future__ import annotations
@@ -30,6 +31,12 @@ from ..core.verify import verify
 from .mii import ISSUE, _clock, _OutOfTime
 
 NEG = float("-inf")
+#: the first node budget of each order; it grows fourfold on every round of restarts
+RESTART_NODES = 2000
+
+
+class _Restart(Exception):
+    pass
 
 
 def _ceil_div(a: int, b: int) -> int:
@@ -155,17 +162,37 @@ class _RowSearch:
         dist = self.closure()
         if dist is None:
             return None
-        # the iterative scheduler's order (height at this II first), so that an operation's
-        # predecessors are mostly placed before it and its rows can follow theirs
+        # two orders, restarted with a growing node budget until one finishes (a portfolio: each
+        # is fast on loops where the other is slow; either one's "no schedule" is a proof):
+        # the iterative scheduler's (height at this II first), rows from the one the placed
+        # predecessors' results arrive in; and the most constrained first, rows in order
         from .modulo import modulo_heights
 
         height = modulo_heights(self.g, self.ii)
-        order = sorted(range(self.n), key=lambda j: (-height[j], j))
-        self.left = {res: 0 for res in self.capacity}  # cells still to place per resource
-        for cells in self.cells:
-            for res, _ in cells:
-                self.left[res] += 1
-        rows = self._search(order, 0, dist)
+        constrained = [(-len(self.incident[j]), -len(self.cells[j])) for j in range(self.n)]
+        strategies = (
+            (sorted(range(self.n), key=lambda j: (-height[j], j)), True),
+            (sorted(range(self.n), key=constrained.__getitem__), False),
+        )
+        budget = RESTART_NODES
+        while True:
+            for order, follow in strategies:
+                self.row = [None] * self.n
+                self.used = {}
+                self.left = {res: 0 for res in self.capacity}  # cells still to place
+                for cells in self.cells:
+                    for res, _ in cells:
+                        self.left[res] += 1
+                self.follow, self.budget = follow, self.nodes + budget
+                try:
+                    rows = self._search(order, 0, dist)
+                except _Restart:
+                    continue
+                break
+            else:
+                budget *= 4
+                continue
+            break
         if rows is None:
             return None
         for j, r in enumerate(rows):
@@ -181,12 +208,16 @@ class _RowSearch:
         if depth == len(order):
             return [int(r) for r in self.row]  # type: ignore[arg-type]
         self.nodes += 1
+        if self.nodes > self.budget:
+            raise _Restart
         if self.deadline is not None and self.nodes % 64 == 0 and _clock() > self.deadline:
             raise _OutOfTime
         j = order[depth]
         ii = self.ii
         if depth == 0:
             rows = [0]
+        elif not self.follow:
+            rows = range(ii)
         else:  # from the row its placed predecessors' results arrive in, then the next ones
             arrive = [
                 self.row[s] + c + ii * self.edges_dist[k]
