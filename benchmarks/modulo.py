@@ -18,8 +18,8 @@ software-pipelined loop against the list-scheduled loop.
 
 With ``--exact`` it instead checks the II against the true minimum, for
 :func:`~lecturekit.loops.modulo.modulo_schedule` (what the course uses: iterative modulo
-scheduling, then, above MII, swing modulo scheduling and lecturekit's exact search over the
-reservation table's rows, :mod:`lecturekit.loops.exact_ii`), and for each heuristic alone:
+scheduling, then, above MII, lecturekit's exact search over the reservation table's rows for
+every smaller II, :mod:`lecturekit.loops.exact_ii`), and for each heuristic alone:
 Rau's iterative modulo scheduling (IMS) and swing modulo scheduling (SMS). An II equal to MII
 is the minimum; otherwise every smaller II down to MII is decided by an independent exact model
 (OR-Tools CP-SAT: one start cycle per operation, its row ``start mod II`` as one-hot booleans,

@@ -415,7 +415,7 @@ def test_cli_modulo_move_induction(tmp_path, capsys):
 # -- the smallest II, proven (issue 30) -----------------------------------------------------------
 def test_a_loop_the_iterative_scheduler_misses_gets_its_minimum_ii():
     # a 25-operation random loop on lecture: Rau's iterative scheduler stops at II 31 with any
-    # budget; swing modulo scheduling finds MII = 30, which is therefore the smallest
+    # budget; the exact search finds MII = 30, which is therefore the smallest
     rl = random_loop(250_007, size=25, recurrence=False)
     source = rl.source
     free = analyze_loop(source, "lecture").graph(renamed=True)
@@ -423,7 +423,8 @@ def test_a_loop_the_iterative_scheduler_misses_gets_its_minimum_ii():
     r = modulo_schedule(source, "lecture")
     verify(r.graph, r.schedule, ii=r.ii)
     assert r.ii == r.mii == 30 and r.schedule.info["proven_minimum"]
-    assert any("swing modulo scheduling found II = 30" in note for note in r.notes)
+    assert any("the exact search found II = 30" in note for note in r.notes)
+    assert r.schedule.algorithm == "exact modulo"
     for n in (1, r.stage_count, 9):  # the pipelined code computes what the loop computes
         assert compare(source, r.code, *rl.state(n, 3)) == []
 

@@ -166,7 +166,7 @@ class _RowSearch:
         # is fast on loops where the other is slow; either one's "no schedule" is a proof):
         # the iterative scheduler's (height at this II first), rows from the one the placed
         # predecessors' results arrive in; and the most constrained first, rows in order
-        from .modulo import modulo_heights
+        from .mii import modulo_heights
 
         height = modulo_heights(self.g, self.ii)
         constrained = [(-len(self.incident[j]), -len(self.cells[j])) for j in range(self.n)]

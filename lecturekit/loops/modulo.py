@@ -63,6 +63,7 @@ from .mii import (
     _deadline,
     _OutOfTime,
     critical_recurrence,
+    modulo_heights,
     rec_mii,
     recurrences,
     res_mii,
@@ -203,23 +204,6 @@ class ModuloStep:
     evicted: list[tuple[int, str]] = field(default_factory=list)
     placed: dict[int, int] = field(default_factory=dict)
     forced: bool = False
-
-
-def modulo_heights(graph: Graph, ii: int) -> list[int]:
-    """Height of each operation at ``ii``: the longest path to the end of the iteration with
-    edge weights ``latency - ii*distance`` (the operation's own tail included)."""
-    n = len(graph.ops)
-    h = [op.tail for op in graph.ops]
-    edges = [(e.src, e.dst, e.latency - ii * e.distance) for e in graph.edges if e.src != e.dst]
-    for _ in range(n + 1):
-        changed = False
-        for s, d, w in edges:
-            if h[d] + w > h[s]:
-                h[s] = h[d] + w
-                changed = True
-        if not changed:
-            break
-    return h
 
 
 #: trace steps keep a snapshot of the placed operations only for loops up to this size (the
@@ -662,23 +646,14 @@ def modulo_schedule(
 
 
 def _smallest_ii(free: Graph, graph: Graph, sched: Schedule, trace, mii: int, deadline):
-    """The iterative scheduler stopped above MII: swing modulo scheduling may find a smaller II
-    (it orders the operations differently), and every II still between MII and the best found
-    is then decided exactly (:func:`~lecturekit.loops.exact_ii.modulo_schedule_at`): the first
-    that has a schedule is the smallest. Returns (graph, schedule, trace, proven, notes):
-    ``proven`` is false when the time limit left an II undecided (the best found is kept)."""
+    """The iterative scheduler stopped above MII: every II between MII and the one it found is
+    decided exactly (:func:`~lecturekit.loops.exact_ii.modulo_schedule_at`), smallest first;
+    the first that has a schedule is the smallest II. Returns (graph, schedule, trace, proven,
+    notes): ``proven`` is false when the time limit left an II undecided (the schedule found
+    is kept)."""
     from .exact_ii import modulo_schedule_at
-    from .swing import swing_modulo_schedule
 
-    notes = []
-    remaining = None if deadline is None else max(0.0, deadline - _clock())
-    swing, swing_trace = swing_modulo_schedule(free, time_limit=remaining)
-    if swing.ii < sched.ii:
-        notes.append(
-            f"iterative modulo scheduling stopped at II = {sched.ii}; swing modulo scheduling "
-            f"found II = {swing.ii}"
-        )
-        graph, sched, trace = free, swing, swing_trace
+    notes: list[str] = []
     for ii in range(mii, sched.ii):
         try:
             start, nodes = modulo_schedule_at(free, ii, deadline=deadline)
@@ -693,7 +668,8 @@ def _smallest_ii(free: Graph, graph: Graph, sched: Schedule, trace, mii: int, de
         exact = Schedule(free, start, algorithm="exact modulo", ii=ii)
         exact.info.update(mii=mii, timed_out=False, nodes=nodes)
         notes.append(
-            f"the heuristics stopped at II = {sched.ii}; the exact search found II = {ii} "
+            f"iterative modulo scheduling stopped at II = {sched.ii}; the exact search found "
+            f"II = {ii} "
             f"({nodes} nodes)"
         )
         steps = [
