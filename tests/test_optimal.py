@@ -324,3 +324,23 @@ def test_optsched_engine_on_100_instructions_stays_legal_and_above_its_bound(mac
     s = optimal_schedule(g, engine="optsched", node_limit=200)
     verify(g, s)
     assert s.info["lower_bound"] <= s.length <= optimal_schedule(g, node_limit=1).length
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    size=st.integers(2, 7),
+    machine=st.sampled_from(["lecture", "classic5", "dual"]),
+    registers=st.integers(3, 32),
+    engine=st.sampled_from(ENGINES),
+    limit=st.sampled_from([0, 1, 3, 10, 100]),
+)
+def test_no_wrong_answer_at_any_limit(seed, size, machine, registers, engine, limit):
+    # issue 30: a result at the limit is labelled not proven and its bound stays honest
+    g = analyze(random_block(seed, size=size, registers=registers, opcodes=OPCODES), machine).graph
+    best = brute_force_optimal(g)[1]
+    s = optimal_schedule(g, engine=engine, node_limit=limit)
+    verify(g, s)
+    assert s.info["lower_bound"] <= best <= s.length
+    if s.info["proven_optimal"]:
+        assert s.length == best
