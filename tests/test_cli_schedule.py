@@ -50,7 +50,8 @@ def test_optimal_json_contract(capsys, six):
     assert set(data) == {"machine", "instructions", "edges", "schedule"}
     assert data["machine"] == {"name": "lecture", "issue_width": 1, "units": {"alu": 1}}
     assert data["instructions"][0] == {"index": 0, "text": "t0 = t1 + t2", "unit": "alu"}
-    assert {"src": 0, "dst": 1, "kind": "RAW", "on": "t0", "latency": 3} in data["edges"]
+    reg = {"alias": None, "via": None}  # fields added by issue 30
+    assert {"src": 0, "dst": 1, "kind": "RAW", "on": "t0", "latency": 3, **reg} in data["edges"]
     s = data["schedule"]
     for key in (
         "algorithm",
@@ -169,7 +170,9 @@ def test_lookahead_closes_the_witness_gap_and_is_traced(capsys, witness):
 def test_improved_and_optsched(capsys, witness, tmp_path):
     opt = cycles(capsys, witness, "-a", "optimal", "--engine", "optsched")
     assert opt["engine"] == "optsched" and opt["proven_optimal"] is True
-    assert cycles(capsys, witness, "-a", "optimal")["engine"] == "classic"
+    assert cycles(capsys, witness, "-a", "optimal")["engine"] == "optsched"  # the default
+    classic = cycles(capsys, witness, "-a", "optimal", "--engine", "classic")
+    assert classic["engine"] == "classic" and classic["cycles"] == opt["cycles"]
     s = cycles(capsys, witness, "-a", "improved")
     assert s["algorithm"] == "list:improved" and s["cycles"] == opt["cycles"]
     assert s["candidates"]["height"] == opt["cycles"] + 1

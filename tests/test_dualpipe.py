@@ -17,6 +17,13 @@ forward paired with a backward waits for both inputs and sends both outputs at t
 pair, as ``_forward_backward_chunk`` does. Then the bubble per device is exactly
 ``(p/2 - 1)(3t + 2t - 3t) = (p/2 - 1) 2t``. Without the calls (every pass sends its output as
 soon as it ends, ``calls=False``) the schedule loses half of that: ``(p/2 - 1) t``.
+
+The overlap (issue 30): ``Timing(paired=F&B)`` gives the time of a paired forward and full
+backward when their computation and communication overlap (DeepSeek-V3, section 3.2.1: "the key
+idea of DualPipe is to overlap the computation and communication within a pair of individual
+forward and backward chunks"), ``F&B < F + B``. Then devices do different amounts of work (the
+middle ones pair more chunks) and the table's bubble is the most idle device's, for every
+``F&B`` the model allows.
 """
 
 from fractions import Fraction
@@ -33,6 +40,7 @@ from lecturekit.llm.pipeline_parallel import (
     Timing,
     build_pipeline_graph,
     closed_form,
+    deepseek_bubble,
     parse_order,
     pipeline_schedule,
     placement_devices,
@@ -272,3 +280,85 @@ def test_widget_shows_both_directions():
     assert "(stages 0 down, 3 up)" in step_caption(ex.run, 1)
     ex.controls["p"].value = 3
     assert "even number of devices" in ex.error.value and ex.run.p == 4
+
+
+# -- the overlap of a paired forward and backward (issue 30) ---------------------------------------
+
+
+def _most_idle(r):
+    return max(r.idle(d) for d in range(r.p))
+
+
+@pytest.mark.parametrize("name", ["dualpipe", "dualpipev"])
+@pytest.mark.parametrize("p,m", [(2, 4), (4, 8), (4, 12), (6, 14), (8, 16), (8, 20)])
+@pytest.mark.parametrize("t", [2, 4])
+def test_overlap_gives_deepseeks_bubble_on_the_most_idle_device(name, p, m, t):
+    v = 2 if name == "dualpipev" else 1
+    stages = p * v
+    f, b, w = Fraction(t, v), Fraction(2 * t, v), Fraction(t, v)
+    runs = []
+    for paired in range(2 * t + 1, 3 * t + 1):  # from the fullest overlap the model allows
+        if paired % v:
+            continue
+        r = pipeline_schedule(name, p, m, tf=t, tb=t, tw=t, calls=True, paired=paired)
+        core.verify(r.pg.graph, r.schedule)
+        fb = Fraction(paired, v)
+        assert (
+            _most_idle(r)
+            == (stages // 2 - 1) * (fb + b - 3 * w)
+            == deepseek_bubble(name, p, r.timing)
+        )
+        runs.append(r)
+    # the reference's order is kept: only the pairs' durations change
+    plain = pipeline_schedule(name, p, m, tf=t, tb=t, tw=t, calls=True)
+    assert all(r.order == plain.order for r in runs)
+    assert runs[-1].schedule.start == plain.schedule.start  # F&B = F + B + W: no overlap
+    # a fuller overlap never makes the step longer, and overlapping at all shortens it
+    spans = [r.makespan for r in runs]
+    assert spans == sorted(spans) and (len(runs) == 1 or spans[0] < spans[-1])
+    assert deepseek_bubble(name, p, plain.timing) == (stages // 2 - 1) * (f + b + b - 3 * w)
+
+
+def test_an_overlapped_pair_takes_f_and_b_on_its_device():
+    r = pipeline_schedule("dualpipe", 4, 8, tf=4, tb=4, tw=4, calls=True, paired=9)
+    pairs = [c for c in r.pg.calls if {k for k, _, _ in c} == {"F", "B", "W"}]
+    assert pairs
+    for call in pairs:
+        ops = [r.pg.op(*key) for key in call]
+        first, last = r.schedule.start[ops[0]], r.finish(ops[-1])
+        assert last - first + 1 == 9  # F&B, the forward's share 9 - (4 + 4) = 1
+        assert r.pg.ops[ops[0]].duration == 1
+    assert r.timing.as_dict() == {"F": 4, "B": 4, "W": 4, "comm": 0, "F&B": 9}
+    assert "F&B = 9 (overlapped; F + B + W = 12)" in r.note
+    assert closed_form("dualpipe", 4, 8, 1, r.timing, calls=True) is None  # devices differ
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(name="dualpipe", paired=8), "at least T_B \\+ T_W \\+ 1 = 9"),
+        (dict(name="dualpipe", paired=13), "at most T_F \\+ T_B \\+ T_W = 12"),
+        (dict(name="dualpipev", paired=11), "not divisible by v = 2"),
+        (dict(name="dualpipe", paired=10, calls=False), "as one call"),
+        (dict(name="zb-v", paired=10, calls=False), "as one call"),
+    ],
+)
+def test_bad_overlaps_are_explained(kwargs, message):
+    kwargs = {"calls": True, **kwargs}
+    name = kwargs.pop("name")
+    with pytest.raises(ScheduleError, match=message):
+        pipeline_schedule(name, 4, 8, tf=4, tb=4, tw=4, **kwargs)
+
+
+def test_cli_overlap(capsys):
+    from lecturekit.cli import main
+
+    args = ["parallel", "pipeline", "--schedule", "dualpipe", "-p", "8", "-m", "16", "--calls"]
+    args += ["--tf", "4", "--tb", "4", "--tw", "4"]
+    assert main([*args, "--paired", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "most idle device: 18 time units; DeepSeek-V3's (PP/2 - 1)(F&B + B - 3W) = 18" in out
+    assert main(args) == 0
+    assert "most idle device: 24 time units" in capsys.readouterr().out
+    assert main([a for a in args if a != "--calls"] + ["--paired", "10"]) == 2
+    assert "as one call" in capsys.readouterr().err

@@ -410,3 +410,89 @@ def test_cli_modulo_move_induction(tmp_path, capsys):
     assert plain["motion"] == [] and plain["unroll"] == 2
     assert main(["modulo", str(path), "--move-induction"]) == 0
     assert "induction-variable motion" in capsys.readouterr().out
+
+
+# -- the smallest II, proven (issue 30) -----------------------------------------------------------
+def test_a_loop_the_iterative_scheduler_misses_gets_its_minimum_ii():
+    # a 25-operation random loop on lecture: Rau's iterative scheduler stops at II 31 with any
+    # budget; the exact search finds MII = 30, which is therefore the smallest
+    rl = random_loop(250_007, size=25, recurrence=False)
+    source = rl.source
+    free = analyze_loop(source, "lecture").graph(renamed=True)
+    assert iterative_modulo_schedule(free, budget_ratio=48)[0].ii == 31
+    r = modulo_schedule(source, "lecture")
+    verify(r.graph, r.schedule, ii=r.ii)
+    assert r.ii == r.mii == 30 and r.schedule.info["proven_minimum"]
+    assert any("the exact search found II = 30" in note for note in r.notes)
+    assert r.schedule.algorithm == "exact modulo"
+    for n in (1, r.stage_count, 9):  # the pipelined code computes what the loop computes
+        assert compare(source, r.code, *rl.state(n, 3)) == []
+
+
+def _brute_force_feasible(graph, ii, horizon):
+    """Some start vector in [0, horizon)^n meets every edge and the reservation table."""
+    import itertools
+
+    n = len(graph.ops)
+    cells = [
+        [(ISSUE, 0)] * (graph.issue_width is not None)
+        + [(r.unit, r.offset + c) for r in op.reservations for c in range(r.cycles)]
+        for op in graph.ops
+    ]
+    cap = dict(graph.units) | ({ISSUE: graph.issue_width} if graph.issue_width else {})
+    for start in itertools.product(range(horizon), repeat=n):
+        if any(start[e.dst] - start[e.src] < e.latency - ii * e.distance for e in graph.edges):
+            continue
+        use = {}
+        for k in range(n):
+            for res, off in cells[k]:
+                key = (res, (start[k] + off) % ii)
+                use[key] = use.get(key, 0) + 1
+        if all(v <= cap[res] for (res, _row), v in use.items()):
+            return True
+    return False
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    n=st.integers(1, 4),
+    edges=st.lists(
+        st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 3), st.integers(0, 2)),
+        max_size=6,
+    ),
+    units=st.lists(st.sampled_from(["alu", "mem"]), min_size=4, max_size=4),
+    cycles=st.lists(st.integers(1, 2), min_size=4, max_size=4),
+    width=st.sampled_from([None, 1, 2]),
+    ii=st.integers(1, 4),
+)
+def test_exact_ii_decision_agrees_with_brute_force(n, edges, units, cycles, width, ii):
+    from lecturekit.core import Edge, Graph, Operation, Reservation
+    from lecturekit.loops.exact_ii import modulo_schedule_at
+
+    ops = [
+        Operation(f"o{k}", reservations=(Reservation(units[k], 0, cycles[k]),)) for k in range(n)
+    ]
+    es = [
+        Edge(s, d, lat, distance=dist if s < d else max(dist, 1))  # backward edges go around
+        for s, d, lat, dist in edges
+        if s < n and d < n
+    ]
+    g = Graph(ops, es, units={"alu": 1, "mem": 2}, issue_width=width)
+    start, _nodes = modulo_schedule_at(g, ii)
+    if start is not None:
+        verify(g, start, ii=ii)
+    # a schedule, if any, fits in this window (stages are at most the longest path's length)
+    horizon = ii * (1 + sum(max(0, e.latency) for e in es) // ii + 1) + ii
+    assert (start is not None) == _brute_force_feasible(g, ii, min(horizon, 12)) or (
+        start is not None and max(start) >= 12
+    )
+
+
+def test_exact_ii_below_the_bounds_is_impossible_at_once():
+    from lecturekit.loops.exact_ii import modulo_schedule_at
+
+    g = analyze_loop(SAXPY, "lecture").graph(renamed=True)
+    mii = max(res_mii(g), rec_mii(g))
+    assert modulo_schedule_at(g, mii - 1) == (None, 0)  # ResMII: the table cannot hold it
+    start, _ = modulo_schedule_at(g, mii)
+    verify(g, start, ii=mii)

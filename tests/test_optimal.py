@@ -15,6 +15,7 @@ from lecturekit.core import Edge, Graph, Operation, Reservation, evaluate, verif
 from lecturekit.core.bounds import heads_and_tails, heights, lower_bound, strong_lower_bound
 from lecturekit.core.list_sched import PRIORITIES, list_schedule
 from lecturekit.core.optimal import (
+    DEFAULT_ENGINE,
     ENGINES,
     _exact_tail_oracle,
     _Search,
@@ -42,8 +43,9 @@ def test_six_block_optimum_is_ten_and_proven():
 
 def test_without_any_pruning_the_search_visits_every_prefix():
     g = analyze(SIX_BLOCK, "lecture").graph
-    full = optimal_schedule(g, prune=False, dominance=False, initial=False)
-    pruned = optimal_schedule(g, initial=False)
+    # the classic engine, by name: chapter 05 counts its nodes
+    full = optimal_schedule(g, prune=False, dominance=False, initial=False, engine="classic")
+    pruned = optimal_schedule(g, initial=False, engine="classic")
     assert full.length == pruned.length == 10
     assert full.info["proven_optimal"] and pruned.info["proven_optimal"]
     # every prefix of every legal order is one node: 188 for this block's 60 orders
@@ -113,9 +115,13 @@ def test_optimal_matches_brute_force_and_sits_between_bound_and_heuristics(seed,
     rng = random.Random(1000 + seed)
     prog = random_block(rng, size=rng.randint(1, 7), registers=rng.randint(4, 10), opcodes=OPCODES)
     g = analyze(prog, machine).graph
-    s, events = optimal_schedule(g, trace=True)
-    verify(g, s)
     _order, best = brute_force_optimal(g)
+    classic = optimal_schedule(g, engine="classic")
+    verify(g, classic)
+    assert classic.length == best and classic.info["proven_optimal"]
+    s, events = optimal_schedule(g, trace=True)  # the default engine: optsched
+    verify(g, s)
+    assert s.info["engine"] == "optsched"
     assert s.length == best
     assert s.info["proven_optimal"]
     assert lower_bound(g) <= s.length
@@ -230,7 +236,7 @@ def test_optsched_engine_agrees_with_brute_force(seed, size, machine, registers)
 def test_optsched_engine_on_larger_blocks_matches_the_classic_search(machine):
     for seed in range(6):
         g = analyze(random_block(500 + seed, size=16, registers=8), machine).graph
-        classic = optimal_schedule(g, time_limit=None)
+        classic = optimal_schedule(g, time_limit=None, engine="classic")
         strong = optimal_schedule(g, time_limit=None, engine="optsched")
         verify(g, strong)
         assert strong.length == classic.length
@@ -241,7 +247,7 @@ def test_engine_is_checked():
     g = analyze("add $t0, $t1, $t2", "lecture").graph
     with pytest.raises(ScheduleError, match="engine"):
         optimal_schedule(g, engine="cp-sat")
-    assert optimal_schedule(g).info["engine"] == "classic"
+    assert optimal_schedule(g).info["engine"] == "optsched" == DEFAULT_ENGINE  # issue 30
     assert ENGINES == ("classic", "optsched")
     assert [optimal_schedule(g, engine=e).info["engine"] for e in ENGINES] == list(ENGINES)
 
@@ -271,7 +277,7 @@ def test_forward_backward_improvement_as_a_first_incumbent():
     # heuristic needs a longer limit) meet it, so no node is searched
     g = analyze(random_block(5, size=14, registers=16), "dual").graph
     search = _Search(g, prune=True, dominance=True, time_limit=None, node_limit=None, strong=True)
-    classic = optimal_schedule(g, time_limit=None)  # the classic engine's proven optimum
+    classic = optimal_schedule(g, time_limit=None, engine="classic")  # its proven optimum
     best = classic.length
     assert classic.info["proven_optimal"]
     assert search.dive(search.q)[0] == search.dive(heights(g))[0] == best + 1
@@ -303,7 +309,7 @@ def test_optsched_root_bound_from_the_flow_relaxation():
         for name, unit, tail in (("a", "A", 2), ("c", "C", 2), ("b1", "B", 1), ("b2", "B", 1))
     ]
     g = Graph(ops, [], units={"A": 1, "B": 1, "C": 1}, issue_width=2)
-    classic = optimal_schedule(g)
+    classic = optimal_schedule(g, engine="classic")
     strong = optimal_schedule(g, engine="optsched")
     verify(g, strong)
     e = g.earliest
@@ -318,3 +324,23 @@ def test_optsched_engine_on_100_instructions_stays_legal_and_above_its_bound(mac
     s = optimal_schedule(g, engine="optsched", node_limit=200)
     verify(g, s)
     assert s.info["lower_bound"] <= s.length <= optimal_schedule(g, node_limit=1).length
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    size=st.integers(2, 7),
+    machine=st.sampled_from(["lecture", "classic5", "dual"]),
+    registers=st.integers(3, 32),
+    engine=st.sampled_from(ENGINES),
+    limit=st.sampled_from([0, 1, 3, 10, 100]),
+)
+def test_no_wrong_answer_at_any_limit(seed, size, machine, registers, engine, limit):
+    # issue 30: a result at the limit is labelled not proven and its bound stays honest
+    g = analyze(random_block(seed, size=size, registers=registers, opcodes=OPCODES), machine).graph
+    best = brute_force_optimal(g)[1]
+    s = optimal_schedule(g, engine=engine, node_limit=limit)
+    verify(g, s)
+    assert s.info["lower_bound"] <= best <= s.length
+    if s.info["proven_optimal"]:
+        assert s.length == best

@@ -1,6 +1,9 @@
 """Orders in PyTorch's pipelining notation: read, evaluated on the core, written back; and
 PyTorch's own generated orders (where torch is installed) against lecturekit's schedules."""
 
+import json
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -305,15 +308,66 @@ def test_torch_dualpipev(p, m):
 @needs_torch
 @pytest.mark.parametrize("p,m", SHAPES)
 def test_torch_interleaved_zero_bubble_runs_and_verifies(p, m):
-    """PyTorch's interleaved ZB1P, which lecturekit has no generator for: it still runs on the
-    core without deadlock, passes verify, and beats interleaved 1F1B's makespan."""
+    """PyTorch's interleaved ZB1P runs on the core without deadlock, passes verify, beats
+    interleaved 1F1B's makespan, and is lecturekit's interleaved-zb (also at shapes the frozen
+    fixture below does not hold: p = 3)."""
     S = _torch_schedules()
-    run = import_torch(torch_order(S.ScheduleInterleavedZeroBubble, p, m, 2), Timing(2, 2, 2))
+    order = torch_order(S.ScheduleInterleavedZeroBubble, p, m, 2)
+    run = import_torch(order, Timing(2, 2, 2))
     core.verify(run.pg.graph, run.schedule)
     assert run.pg.split
     one = import_torch(torch_order(S.ScheduleInterleaved1F1B, p, m, 2), Timing(2, 2, 2))
     assert run.makespan <= one.makespan
     assert run.makespan >= max(run.lower_bounds.values())
+    ours = pipeline_schedule("interleaved-zb", p, m, 2, 2, 2, 2)
+    assert _compute_only(order) == to_torch(ours)
+    assert run.makespan == ours.makespan
+
+
+# PyTorch 2.13's ScheduleInterleavedZeroBubble orders for p in {2, 4, 8}, m in {p, 2p, 4p}, v = 2,
+# frozen (with their makespans on the core), so that the comparison runs without torch too
+IZB = json.loads(
+    (Path(__file__).parent / "data" / "torch_interleaved_zero_bubble.json").read_text()
+)
+
+
+def _frozen_order(case) -> dict[int, list[str | None]]:
+    return {
+        int(r): [None if a == "-" else a for a in text.split()]
+        for r, text in case["pipeline_order"].items()
+    }
+
+
+@pytest.mark.parametrize("case", IZB["cases"], ids=lambda c: f"p{c['p']}-m{c['m']}")
+def test_interleaved_zero_bubble_is_pytorchs_order_and_makespan(case):
+    p, m, v = case["p"], case["m"], case["v"]
+    theirs = _frozen_order(case)
+    for key, makespan in case["makespan"].items():
+        tf, tb, tw = map(int, key.split(","))
+        ours = pipeline_schedule("interleaved-zb", p, m, v, tf, tb, tw)
+        core.verify(ours.pg.graph, ours.schedule)
+        assert to_torch(ours) == _compute_only(theirs)
+        assert ours.makespan == makespan == import_torch(theirs, Timing(tf, tb, tw)).makespan
+    # the idle steps PyTorch inserts are where its lock-step simulation waits for an input
+    assert all(acts.count(None) <= 2 * p for acts in theirs.values())
+
+
+@needs_torch
+def test_frozen_interleaved_zero_bubble_orders_are_this_pytorchs():
+    S = _torch_schedules()
+    for case in IZB["cases"]:
+        live = torch_order(S.ScheduleInterleavedZeroBubble, case["p"], case["m"], case["v"])
+        assert {r: [None if a is None else str(a) for a in acts] for r, acts in live.items()} == (
+            _frozen_order(case)
+        ), (case["p"], case["m"])
+
+
+def test_interleaved_zero_bubble_bad_shapes():
+    with pytest.raises(ScheduleError, match="not a multiple of the 2 rounds"):
+        pipeline_schedule("interleaved-zb", 2, 5, 2, 2, 2, 2)
+    with pytest.raises(ScheduleError, match="divisible by v"):
+        pipeline_schedule("interleaved-zb", 2, 4, 2, 1, 2, 2)
+    assert pipeline_schedule("interleaved-zero-bubble", 2, 4, 2, 2, 2, 2).name == "interleaved-zb"
 
 
 @needs_torch

@@ -32,7 +32,8 @@ from ..llm.planner import MAX_GPUS, MAX_GPUS_PER_NODE, MAX_LAYOUT_GPUS
 
 _SCHEDULE_HELP = (
     "naive, gpipe, pipedream, 1f1b (= dapple), 1f1b-eager (the 2023 slide's figure), "
-    "interleaved, zb-h1, zb-h2, looped-bfs, zb-v, v-half, v-min, dualpipev (V placement), "
+    "interleaved, zb-h1, zb-h2, looped-bfs, interleaved-zb, zb-v, v-half, v-min, dualpipev "
+    "(V placement), "
     "dualpipe (two directions: p even, m even >= 2p)"
 )
 
@@ -94,14 +95,15 @@ def register(sub) -> None:
         "--v",
         type=_int(1, 64),
         default=None,
-        help="model chunks per device, interleaved and looped-bfs only, 1..64 (default 2 for "
-        "them; zb-v and dualpipev always place 2 per device in a V)",
+        help="model chunks per device, interleaved, interleaved-zb and looped-bfs only, 1..64 "
+        "(default 2 for them; zb-v and dualpipev always place 2 per device in a V)",
     )
     dur = _int(0, MAX_DURATION)
     pp.add_argument(
         "--tf",
         type=dur,
-        help="forward time T_F (default 1; v for interleaved, looped-bfs and 2 for the V "
+        help="forward time T_F (default 1; v for interleaved, interleaved-zb, looped-bfs and 2 for "
+        "the V "
         "placements: zb-v, v-half, v-min, dualpipev)",
     )
     pp.add_argument("--tb", type=dur, help="backward (input-gradient) time T_B (default: as T_F)")
@@ -126,6 +128,15 @@ def register(sub) -> None:
         help="dualpipe, dualpipev: run the reference implementation's calls as units (a full "
         "backward sends its gradient after the weight gradient; a paired forward and backward "
         "waits for both inputs and sends both outputs at its end) (default: off)",
+    )
+    pp.add_argument(
+        "--paired",
+        type=_int(1, 3 * MAX_DURATION),
+        default=None,
+        metavar="F&B",
+        help="dualpipe, dualpipev with --calls: the time of a forward paired with a full "
+        "backward when their computation and communication overlap (DeepSeek-V3's F&B; "
+        "between T_B + T_W + 1 and T_F + T_B + T_W) (default: T_F + T_B + T_W, no overlap)",
     )
     pp.add_argument(
         "--import",
@@ -332,6 +343,7 @@ def _default_durations(args) -> None:
     chunked = args.compare or resolve_schedule(args.schedule) in (
         "interleaved",
         "looped-bfs",
+        "interleaved-zb",
         "zb-v",
         "v-half",
         "v-min",
@@ -358,7 +370,7 @@ def _timeline(run) -> str:
 
 
 def run_pipeline(args) -> int:
-    from ..llm.pipeline_parallel import compare_schedules, pipeline_schedule
+    from ..llm.pipeline_parallel import compare_schedules, deepseek_bubble, pipeline_schedule
 
     if getattr(args, "import_file", None):
         run = _imported(args)
@@ -401,6 +413,7 @@ def run_pipeline(args) -> int:
         gpipe_backward=args.gpipe_backward,
         all_forwards_first=args.all_forwards_first,
         calls=args.calls,
+        paired=args.paired,
     )
     if args.json:
         _print_json(run.to_dict())
@@ -417,9 +430,20 @@ def run_pipeline(args) -> int:
     )
     if run.pg.split:
         print("kept until W per device: " + ", ".join(str(x) for x in run.summary()["peak_held"]))
+    ours = max(run.idle(d) for d in range(run.p))
+    theirs = deepseek_bubble(run.name, run.p, run.timing) if run.pg.calls else None
+    if theirs is not None:
+        print(
+            f"most idle device: {ours} time units; DeepSeek-V3's (PP/2 - 1)(F&B + B - 3W) = "
+            f"{_fraction(theirs)}"
+        )
     if run.note:
         print(f"note: {run.note}")
     return 0
+
+
+def _fraction(x) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{float(x):g}"
 
 
 def _imported(args):

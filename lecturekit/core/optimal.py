@@ -110,6 +110,9 @@ FBI_STARTS, FBI_ROUNDS = 16, 8
 IMPROVED_MIN_LIMIT = 5.0
 #: the engines :func:`optimal_search` accepts (the optimal-search widget offers these)
 ENGINES = ("classic", "optsched")
+#: the engine used when none is named (issue 30: the stronger one; chapter 05 names "classic"
+#: where it counts that search's nodes)
+DEFAULT_ENGINE = "optsched"
 
 
 @dataclass
@@ -489,7 +492,7 @@ def optimal_search(
     initial: bool = True,
     child_order: str = "greedy",
     trace_every: int = 500,
-    engine: str = "classic",
+    engine: str = DEFAULT_ENGINE,
 ) -> tuple[Schedule, list[SearchEvent]]:
     """Branch and bound (see the module docstring); returns the schedule and the search trace.
 
@@ -500,9 +503,9 @@ def optimal_search(
     enumeration starts). These switches exist to show, in the notebooks, how much each part
     saves; none changes the optimum.
 
-    ``engine="optsched"`` (issue 17; the default ``"classic"`` is the search chapter 05 counts
-    nodes of) searches the same tree with what OptSched (Shobaki et al.) and the literature on
-    lower bounds add:
+    ``engine="optsched"`` (issue 17; the default since issue 30: :data:`DEFAULT_ENGINE`) searches
+    the same tree as ``engine="classic"`` (the search chapter 05 counts nodes of, by name) with
+    what OptSched (Shobaki et al.) and the literature on lower bounds add:
 
     * **resource-constrained heads and tails** (:func:`~lecturekit.core.bounds.heads_and_tails`,
       Langevin and Cerny's recursive bounds): a cycle no legal schedule issues an operation
@@ -559,7 +562,7 @@ def _optimal_search(
     initial: bool = True,
     child_order: str = "greedy",
     trace_every: int = 500,
-    engine: str = "classic",
+    engine: str = DEFAULT_ENGINE,
     exact_tails: bool = True,
     tail_floor: list[int] | None = None,
 ) -> tuple[Schedule, list[SearchEvent]]:
@@ -853,9 +856,16 @@ def optimal_schedule(graph, *, trace: bool = False, **options):
     """The shortest legal schedule of ``graph`` (a core Graph or a DependenceGraph), as a verified
     :class:`~lecturekit.core.Schedule` with ``algorithm="optimal"``; with ``trace=True`` the pair
     ``(schedule, events)``. Options as for :func:`optimal_search` (``time_limit`` in seconds,
-    default 10)."""
+    default 10; ``engine`` default :data:`DEFAULT_ENGINE`, the stronger search)."""
     sched, events = optimal_search(graph, **options)
     return (sched, events) if trace else sched
 
 
-__all__ = ["ENGINES", "SearchEvent", "optimal_schedule", "optimal_search", "uniform_reservations"]
+__all__ = [
+    "DEFAULT_ENGINE",
+    "ENGINES",
+    "SearchEvent",
+    "optimal_schedule",
+    "optimal_search",
+    "uniform_reservations",
+]

@@ -253,7 +253,26 @@ def critical_recurrence(graph: Graph, ii: int) -> Recurrence | None:
     return Recurrence(tuple(e.src for e in edges), tuple(edges), lat, d, max(0, -(-lat // d)))
 
 
+def modulo_heights(graph: Graph, ii: int) -> list[int]:
+    """Height of each operation at ``ii``: the longest path to the end of the iteration with
+    edge weights ``latency - ii*distance`` (the operation's own tail included). The order in
+    which the iterative scheduler and the exact search place operations."""
+    n = len(graph.ops)
+    h = [op.tail for op in graph.ops]
+    edges = [(e.src, e.dst, e.latency - ii * e.distance) for e in graph.edges if e.src != e.dst]
+    for _ in range(n + 1):
+        changed = False
+        for s, d, w in edges:
+            if h[d] + w > h[s]:
+                h[s] = h[d] + w
+                changed = True
+        if not changed:
+            break
+    return h
+
+
 __all__ = [
+    "modulo_heights",
     "ISSUE",
     "Recurrence",
     "ResourceBound",

@@ -63,6 +63,7 @@ from .mii import (
     _deadline,
     _OutOfTime,
     critical_recurrence,
+    modulo_heights,
     rec_mii,
     recurrences,
     res_mii,
@@ -203,23 +204,6 @@ class ModuloStep:
     evicted: list[tuple[int, str]] = field(default_factory=list)
     placed: dict[int, int] = field(default_factory=dict)
     forced: bool = False
-
-
-def modulo_heights(graph: Graph, ii: int) -> list[int]:
-    """Height of each operation at ``ii``: the longest path to the end of the iteration with
-    edge weights ``latency - ii*distance`` (the operation's own tail included)."""
-    n = len(graph.ops)
-    h = [op.tail for op in graph.ops]
-    edges = [(e.src, e.dst, e.latency - ii * e.distance) for e in graph.edges if e.src != e.dst]
-    for _ in range(n + 1):
-        changed = False
-        for s, d, w in edges:
-            if h[d] + w > h[s]:
-                h[s] = h[d] + w
-                changed = True
-        if not changed:
-            break
-    return h
 
 
 #: trace steps keep a snapshot of the placed operations only for loops up to this size (the
@@ -611,14 +595,22 @@ def modulo_schedule(
             )
         )
     graph, sched, trace = min(options, key=lambda o: o[1].ii)  # ties: the first (WAR kept)
+    mii = max(rmii, cmii, 1)
+    proven = sched.ii <= mii
+    searched: list[str] = []
+    if not proven and ii is None:
+        graph, sched, trace, proven, searched = _smallest_ii(
+            free, graph, sched, trace, mii, deadline
+        )
     ii = sched.ii
     start = _rotate(graph, sched.start, ii, loop.branch)
-    schedule = Schedule(graph, start, algorithm="iterative modulo", ii=ii, info=dict(sched.info))
+    schedule = Schedule(graph, start, algorithm=sched.algorithm, ii=ii, info=dict(sched.info))
+    schedule.info["proven_minimum"] = proven
     verify(graph, schedule, ii=ii)
     first = graph.earliest
     stages = [(t - first) // ii for t in start]
     rows = [(t - first) % ii for t in start]
-    notes = list(loop.notes)
+    notes = list(loop.notes) + searched
     if len(options) == 2:
         kept = graph is options[0][0]
         notes.append(
@@ -651,6 +643,46 @@ def modulo_schedule(
 
         pipeline_code(result)
     return result
+
+
+def _smallest_ii(free: Graph, graph: Graph, sched: Schedule, trace, mii: int, deadline):
+    """The iterative scheduler stopped above MII: every II between MII and the one it found is
+    decided exactly (:func:`~lecturekit.loops.exact_ii.modulo_schedule_at`), smallest first;
+    the first that has a schedule is the smallest II. Returns (graph, schedule, trace, proven,
+    notes): ``proven`` is false when the time limit left an II undecided (the schedule found
+    is kept)."""
+    from .exact_ii import modulo_schedule_at
+
+    notes: list[str] = []
+    for ii in range(mii, sched.ii):
+        try:
+            start, nodes = modulo_schedule_at(free, ii, deadline=deadline)
+        except _OutOfTime:
+            notes.append(f"II = {ii} not decided within the time limit: II = {sched.ii} is the "
+                         "best found, not proven the smallest")  # fmt: skip
+            return graph, sched, trace, False, notes
+        if start is None:
+            notes.append(f"II = {ii} is impossible (exact search over the table's rows, "
+                         f"{nodes} nodes)")  # fmt: skip
+            continue
+        exact = Schedule(free, start, algorithm="exact modulo", ii=ii)
+        exact.info.update(mii=mii, timed_out=False, nodes=nodes)
+        notes.append(
+            f"iterative modulo scheduling stopped at II = {sched.ii}; the exact search found "
+            f"II = {ii} "
+            f"({nodes} nodes)"
+        )
+        steps = [
+            ModuloStep("ii", ii, f"exact search at II = {ii} (MII = {mii})"),
+            ModuloStep(
+                "done",
+                ii,
+                f"schedule found at II = {ii} by the exact search ({nodes} nodes)",
+                placed=dict(enumerate(start)),
+            ),
+        ]
+        return free, exact, steps, True, notes
+    return graph, sched, trace, True, notes
 
 
 # -- why a smaller II fails --------------------------------------------------------------------

@@ -8,11 +8,15 @@ For every pair of instructions in program order we find
   it after that read;
 * **WAW** (output): both write the register, with no write in between;
 
-and the same three through memory, for loads and stores. Two memory operands with the same base
-register (not redefined in between) and different offsets do not alias; anything else may alias
-and is kept as a dependence, unless a store between the two may alias both: then the pair is
-already ordered through that store (the two edges' latencies add up to at least the direct one),
-just as a register's RAW comes only from the reaching definition. A branch keeps its place: every
+and the same three through memory, for loads and stores, as a reaching-definitions analysis
+finds them. Two memory operands with the same base register (not redefined in between) and
+different offsets do not alias; anything else may alias. A memory pair is a dependence (marked
+*must* or *may* alias) unless a store between them certainly overwrites every byte the earlier
+one accessed (same base, not redefined, covering offsets): a store that only *may* alias kills
+nothing, just as a register's value dies only at the next write of that register. Every such
+pair is listed; the scheduler's graph leaves out a pair already ordered through a store between
+that may alias both (the two edges' latencies add up to at least the direct one) and the list
+says which store that is (``via``). A branch keeps its place: every
 earlier instruction back to the previous branch gets a ``CTRL`` edge to it (unless already
 ordered before it by another edge) and it gets one to every later instruction up to the next
 branch (latency 0: the pipeline model does not model control hazards, so an instruction may issue
@@ -30,18 +34,19 @@ code: list scheduling does it on a block that ends with its branch
 block is analysed again, so the filled slot keeps these edges. A branch in a delay slot is
 refused (MIPS leaves it undefined).
 
-The analysis is near-linear in the block's length (per-register last writer and readers; memory
-accesses grouped by base register and its redefinitions), so blocks of tens of thousands of
-instructions are analysed in seconds.
+Building the scheduler's graph is near-linear in the block's length (per-register last writer and
+readers; memory accesses grouped by base register and its redefinitions, each looking back only
+until it is ordered), so blocks of tens of thousands of instructions are analysed in seconds. The
+complete list is built when first read (:attr:`DependenceGraph.edges`).
 
 Each edge's latency comes from the machine (:meth:`lecturekit.target.machine.Machine.latency`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # networkx loads only when a DiGraph is asked for (to_networkx)
     import networkx as nx
@@ -87,6 +92,13 @@ def _same_group_alias(a, b) -> bool:
     return a.offset == b.offset
 
 
+def _covers(a, b) -> bool:
+    """Whether operand ``a`` (same base, same value of it) writes every byte ``b`` accesses."""
+    if a.size is not None and b.size is not None:
+        return a.offset <= b.offset and b.offset + b.size <= a.offset + a.size
+    return a.offset == b.offset
+
+
 def register_dependences(program: Program) -> list[tuple[int, int, str, str]]:
     """(src, dst, kind, register) for every register dependence, in program order."""
     found = []
@@ -110,57 +122,159 @@ def register_dependences(program: Program) -> list[tuple[int, int, str, str]]:
     return found
 
 
-def memory_dependences(program: Program) -> list[tuple[int, int, str, str]]:
-    """(src, dst, kind, operand) for pairs of memory accesses that may alias (one a store), except
-    pairs already ordered through a store between them that may alias both.
+class MemoryPair(NamedTuple):
+    """A dependence through memory: ``alias`` is ``"must"`` (same base, same value of it,
+    overlapping bytes) or ``"may"`` (anything else that may alias); ``via`` is ``None`` when the
+    pair is an edge of the scheduler's graph, else a store between the two that may alias both,
+    through which the pair is already ordered (its two edges' latencies add up to at least the
+    direct one)."""
 
-    Each access looks back over earlier stores (and, for a store, loads too) until the stores
-    seen cover every earlier access (two stores in different base groups: everything before
-    aliases one of them), so the work per access is bounded by the distinct words in play."""
+    src: int
+    dst: int
+    kind: str
+    on: str
+    alias: str
+    via: int | None
+
+
+def memory_dependences(program: Program, *, complete: bool = True) -> list[MemoryPair]:
+    """Every dependence through memory sorted by (src, dst): see :func:`iter_memory_dependences`."""
+    return sorted(iter_memory_dependences(program, complete=complete), key=lambda t: (t[0], t[1]))
+
+
+def iter_memory_dependences(program: Program, *, complete: bool = True) -> Iterator[MemoryPair]:
+    """Every dependence through memory, as a reaching-definitions analysis finds it: two
+    accesses (one a store) that may alias, unless a store between them certainly overwrites
+    every byte the earlier one accessed (same base, same value of it, covering offsets: the
+    earlier value is dead, as a register's is after the next write of it). A store that only
+    *may* alias kills nothing, so the pair is listed, with ``via`` naming a store between that
+    may alias both (the scheduler's graph orders the pair through it and leaves the direct edge
+    out).
+
+    ``complete=False`` gives only the scheduler's pairs (``via is None``) and stops looking back
+    as soon as every earlier access is ordered through a store already seen: near-linear
+    however long the block. The complete list can be quadratic (a block whose stores all use
+    a freshly redefined base), so :class:`DependenceGraph` builds it only when asked.
+
+    Each access looks back over the *live* accesses: those whose location no store since has
+    certainly overwritten (for a load, the live stores). A store removes from the live set the
+    accesses of its group it covers, so in one group the live set is bounded by the distinct
+    words in play."""
     groups = _memory_groups(program)
-    found = []
-    stores: list[int] = []
-    accesses: list[int] = []
+    live: dict[int, None] = {}  # accesses in program order (dicts keep it; deletion is O(1))
+    live_stores: dict[int, None] = {}
+    live_in_group: dict[tuple[str, int], dict[int, None]] = {}
 
-    def alias(i: int, j: int) -> bool:
-        return groups[i] != groups[j] or _same_group_alias(program[i].mem, program[j].mem)
-
-    for j in groups:
+    for j, g in groups.items():
         b = program[j]
-        seen: list[int] = []  # stores between the candidate and j that may alias j
+        seen: list[int] = []  # live stores between the candidate and j that may alias j
         seen_groups: set = set()
-        for i in reversed(accesses if b.is_store else stores):
-            if len(seen_groups) >= 2:
-                break  # every earlier access aliases one of them: already ordered
-            if not alias(i, j):
-                continue
+        found: list[MemoryPair] = []
+        for i in reversed(live if b.is_store else live_stores):
+            gi = groups[i]
             a = program[i]
-            if not any(alias(i, k) for k in seen):
+            if gi == g and not _same_group_alias(a.mem, b.mem):
+                continue
+            if len(seen_groups) >= 2 and not complete:
+                break  # every earlier access aliases one of them: already ordered
+            via = next(
+                (k for k in seen if groups[k] != gi or _same_group_alias(program[k].mem, a.mem)),
+                None,
+            )
+            if via is None or complete:
                 kind = "WAW" if a.is_store and b.is_store else "RAW" if a.is_store else "WAR"
                 on = f"mem {b.mem}" if a.mem == b.mem else f"mem {a.mem}~{b.mem}"
-                found.append((i, j, kind, on))
+                found.append(MemoryPair(i, j, kind, on, "must" if gi == g else "may", via))
             if a.is_store:
                 seen.append(i)
-                seen_groups.add(groups[i])
-        accesses.append(j)
-        if b.is_store:
-            stores.append(j)
-    found.sort(key=lambda t: (t[0], t[1]))
-    return found
+                seen_groups.add(gi)
+        if b.is_store:  # the accesses of its group whose every byte it overwrites are dead
+            mine = live_in_group.get(g, {})
+            for i in [i for i in mine if _covers(b.mem, program[i].mem)]:
+                del mine[i], live[i]
+                live_stores.pop(i, None)
+            live_stores[j] = None
+        live[j] = None
+        live_in_group.setdefault(g, {})[j] = None
+        yield from reversed(found)  # by src
+
+
+@dataclass(frozen=True)
+class Dependence(Edge):
+    """A dependence as the analysis lists it: an :class:`~lecturekit.core.graph.Edge` with
+    ``alias`` (``"must"`` or ``"may"`` through memory, ``""`` otherwise) and ``via``: ``None``
+    when it is an edge of the scheduler's graph, else the store through which the graph orders
+    the pair (see :func:`memory_dependences`)."""
+
+    alias: str = ""
+    via: int | None = None
 
 
 @dataclass
 class DependenceGraph:
-    """A block, the machine it runs on, and every dependence with its latency."""
+    """A block, the machine it runs on, its dependences and the scheduling core's graph.
+
+    ``edges`` lists every dependence (:class:`Dependence`), registers and memory, may and must
+    alias: what a student reads (``lecturekit deps``, the JSON, the full drawing). ``graph``
+    holds the ones a scheduler needs: a memory pair already ordered through a store between
+    (``via``) is left out of it, which keeps long blocks near-linear. The complete list is built
+    on first use (on a block whose stores all use a freshly redefined base it is quadratic)."""
 
     program: Program
     machine: Machine
-    edges: list[Edge]
     graph: Graph
+    _latency: Callable[[str, int, int, bool], int] = field(repr=False)
+    _edges: list[Dependence] | None = field(default=None, repr=False)
 
     @property
     def instructions(self) -> list[Instruction]:
         return self.program.instructions
+
+    @property
+    def edges(self) -> list[Dependence]:
+        """Every dependence, sorted by (src, dst, kind, on): the graph's edges and the memory
+        pairs it orders through a store (``via`` set)."""
+        if self._edges is None:
+            implied = [
+                Dependence(
+                    p.src,
+                    p.dst,
+                    self._latency(p.kind, p.src, p.dst, True),
+                    p.kind,
+                    p.on,
+                    alias=p.alias,
+                    via=p.via,
+                )  # fmt: skip
+                for p in memory_dependences(self.program)
+                if p.via is not None
+            ]
+            self._edges = sorted(self.graph.edges + implied, key=_edge_order)
+        return self._edges
+
+    def iter_edges(self) -> Iterator[Dependence]:
+        """Every dependence, by (dst, src), built as it goes: the complete list of a block too
+        long to list whole can be printed up to a cap (``lecturekit deps``)."""
+        by_dst: list[list[Edge]] = [[] for _ in self.program]
+        for e in self.graph.edges:
+            by_dst[e.dst].append(e)
+        pairs = iter_memory_dependences(self.program)
+        pending = next(pairs, None)
+        for j, into in enumerate(by_dst):
+            here = list(into)
+            while pending is not None and pending.dst == j:
+                p = pending
+                if p.via is not None:
+                    lat = self._latency(p.kind, p.src, p.dst, True)
+                    here.append(
+                        Dependence(p.src, p.dst, lat, p.kind, p.on, alias=p.alias, via=p.via)
+                    )
+                pending = next(pairs, None)
+            here.sort(key=_edge_order)
+            yield from here
+
+    def implied(self) -> list[Dependence]:
+        """The dependences the scheduler's graph orders through a store instead of an edge."""
+        return [e for e in self.edges if e.via is not None]
 
     def reduction(self) -> list[Edge]:
         """The edges that remain in the transitive reduction (the ones worth drawing)."""
@@ -195,7 +309,10 @@ class DependenceGraph:
         return fill_delay_slot(self, priority, lookahead=lookahead)
 
     def to_dict(self) -> dict:
-        """The JSON contract of ``lecturekit deps``: machine, instructions, edges."""
+        """The JSON contract of ``lecturekit deps``: machine, instructions, edges (every
+        dependence; ``alias`` is "must"/"may" through memory, else null; ``via`` is null for an
+        edge of the scheduler's graph, else the index of the store through which it orders
+        the pair)."""
         m = self.machine
         return {
             "machine": {"name": m.name, "issue_width": m.issue_width, "units": dict(m.units)},
@@ -204,10 +321,22 @@ class DependenceGraph:
                 for k, ins in enumerate(self.program)
             ],
             "edges": [
-                {"src": e.src, "dst": e.dst, "kind": e.kind, "on": e.on, "latency": e.latency}
+                {
+                    "src": e.src,
+                    "dst": e.dst,
+                    "kind": e.kind,
+                    "on": e.on,
+                    "latency": e.latency,
+                    "alias": e.alias or None,
+                    "via": e.via,
+                }
                 for e in self.edges
             ],
         }
+
+
+def _edge_order(e: Edge) -> tuple:
+    return (e.src, e.dst, e.kind, e.on)
 
 
 def instruction_label(k: int) -> str:
@@ -272,12 +401,12 @@ def _delay_slot_edges(program: Program, branches: list[int], edges: list[Edge]) 
         end = branches[b + 1] if b + 1 < len(branches) else n - 1
         linked = successors.get(slot, set())
         edges.extend(
-            Edge(slot, k, 0, "CTRL", "delay slot")
+            Dependence(slot, k, 0, "CTRL", "delay slot")
             for k in range(slot + 1, end + 1)
             if k not in linked
         )
     edges[:] = [e for e in edges if not (e.kind == "CTRL" and (e.src, e.dst) in slots)]
-    edges.extend(Edge(j, slot, 0, "CTRL", "delay slot") for j, slot in sorted(slots))
+    edges.extend(Dependence(j, slot, 0, "CTRL", "delay slot") for j, slot in sorted(slots))
 
 
 def analyze(program: Program | str, machine: Machine | str | None = None) -> DependenceGraph:
@@ -296,9 +425,13 @@ def analyze(program: Program | str, machine: Machine | str | None = None) -> Dep
         return latencies[key]
 
     for src, dst, kind, reg in register_dependences(program):
-        edges.append(Edge(src, dst, latency(kind, src, dst, False), kind, reg))
-    for src, dst, kind, operand in memory_dependences(program):
-        edges.append(Edge(src, dst, latency(kind, src, dst, True), kind, operand))
+        edges.append(Dependence(src, dst, latency(kind, src, dst, False), kind, reg))
+    for p in memory_dependences(program, complete=False):
+        edges.append(
+            Dependence(
+                p.src, p.dst, latency(p.kind, p.src, p.dst, True), p.kind, p.on, alias=p.alias
+            )
+        )
     branches = [j for j, ins in enumerate(program) if ins.is_branch]
     if branches:
         has_succ_before: dict[int, set[int]] = {}  # branch -> instructions with an edge to it
@@ -310,18 +443,18 @@ def analyze(program: Program | str, machine: Machine | str | None = None) -> Dep
             linked = has_succ_before.get(j, set())
             start = max(previous, 0)  # the previous branch and everything after it
             edges.extend(
-                Edge(i, j, 0, "CTRL", "branch") for i in range(start, j) if i not in linked
+                Dependence(i, j, 0, "CTRL", "branch") for i in range(start, j) if i not in linked
             )
             end = branches[b + 1] if b + 1 < len(branches) else len(program) - 1
             for k in range(j + 1, end + 1):  # after it, in order (control hazards unmodelled)
                 if not (k == end and program[k].is_branch):  # the next branch adds that edge
-                    edges.append(Edge(j, k, 0, "CTRL", "branch"))
+                    edges.append(Dependence(j, k, 0, "CTRL", "branch"))
             previous = j
         if machine.delay_slot:
             _delay_slot_edges(program, branches, edges)
-    edges.sort(key=lambda e: (e.src, e.dst, e.kind, e.on))
+    edges.sort(key=_edge_order)
     graph = instruction_graph(list(program), edges, machine)
-    dg = DependenceGraph(program, machine, edges, graph)
+    dg = DependenceGraph(program, machine, graph, latency)
     graph.source = dg
     return dg
 

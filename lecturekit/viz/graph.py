@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..language import _
+from ..language import N_, _
 from . import style
 from .fonts import family, figure
 from .text import label, register_name
@@ -22,6 +22,8 @@ EDGE_FONT = 7
 X_GAP = 0.55  # data units between boxes in a layer
 Y_STEP = 1.75  # data units between layers
 INCH_PER_UNIT = 0.72
+#: legend entry of a dependence the scheduler's graph orders through a store between
+IMPLIED = N_("ordered via a store")
 
 
 def _core_graph(dg):
@@ -64,14 +66,21 @@ def layout(graph) -> dict[int, tuple[float, float]]:
 
 
 def edge_label(dg, edges) -> str:
-    """``RAW $t0 · 3`` per edge of a pair, one line each."""
+    """``RAW $t0 · 3`` per edge of a pair, one line each; a memory dependence that may alias
+    adds ``(may)``, one the scheduler's graph orders through a store adds ``via I2``."""
     program = getattr(dg, "program", None)
     lines = []
     for e in edges:
         on = e.on
         if program is not None and e.kind in ("RAW", "WAR", "WAW") and not on.startswith("mem"):
             on = register_name(program, e.dst, on)
-        lines.append(f"{e.kind} {on} · {e.latency}".replace("  ", " "))
+        text = f"{e.kind} {on} · {e.latency}".replace("  ", " ")
+        if getattr(e, "alias", "") == "may":
+            text += " (may)"
+        via = getattr(e, "via", None)
+        if via is not None:
+            text += f" via {label(via)}"
+        lines.append(text)
     return "\n".join(lines)
 
 
@@ -91,9 +100,11 @@ def draw_dependence_graph(
     :class:`~lecturekit.core.Graph`) and return the matplotlib Figure.
 
     ``reduce``: draw only the transitive reduction (edges implied by a longer path are left
-    out; a critical-path edge is always kept). ``annotate``: index -> short text shown in the
-    node (e.g. ``"est 3"``, ``"prio 7"``). ``states``: index -> ``'scheduled'`` / ``'ready'`` /
-    ``'waiting'`` colours the nodes as a list scheduler sees them (see
+    out; a critical-path edge is always kept). With ``reduce=False`` a dependence graph is drawn
+    with every dependence it lists, also the memory pairs the scheduler's graph orders through a
+    store between (drawn in grey, labelled ``via I2``). ``annotate``: index -> short text shown
+    in the node (e.g. ``"est 3"``, ``"prio 7"``). ``states``: index -> ``'scheduled'`` /
+    ``'ready'`` / ``'waiting'`` colours the nodes as a list scheduler sees them (see
     :data:`~lecturekit.viz.style.STATE_COLORS`). ``highlight_critical``: the critical path's
     boxes and edges in red. ``title``: default says which edges are drawn and the critical path.
     """
@@ -116,6 +127,14 @@ def draw_dependence_graph(
             )
 
     full = graph.to_networkx(reduce=False)
+    if not reduce and dg is not graph:  # every listed dependence, also those ordered via a store
+        for e in getattr(dg, "edges", ()):
+            if getattr(e, "via", None) is None or e.distance:
+                continue
+            if full.has_edge(e.src, e.dst):
+                full.edges[e.src, e.dst]["edges"].append(e)
+            else:
+                full.add_edge(e.src, e.dst, latency=e.latency, edges=[e])
     shown = graph.to_networkx(reduce=True) if reduce and n else full
     path, length = [], None
     if highlight_critical and hasattr(dg, "critical_path") and n:
@@ -216,12 +235,17 @@ def draw_dependence_graph(
     kinds_drawn = set()
     for u, v in sorted(pairs):
         data = full.edges[u, v]
-        edges = sorted(data["edges"], key=lambda e: (-e.latency, e.kind))
+        edges = sorted(
+            data["edges"], key=lambda e: (getattr(e, "via", None) is not None, -e.latency, e.kind)
+        )
         binding = edges[0]
         color, ls = style.EDGE_STYLES.get(binding.kind, style.DEFAULT_EDGE_STYLE)
         critical = (u, v) in critical_edges
         if critical:
             color, width = style.CRITICAL_COLOR, 2.2
+        elif getattr(binding, "via", None) is not None:  # only through a store between
+            (color, ls), width = style.IMPLIED_EDGE_STYLE, 1.0
+            kinds_drawn.add(IMPLIED)
         else:
             width = 1.2
             kinds_drawn.add(binding.kind)
@@ -289,7 +313,10 @@ def draw_dependence_graph(
             if kind in kinds_drawn:
                 color, ls = style.EDGE_STYLES[kind]
                 handles.append(Line2D([], [], color=color, linestyle=ls, label=kind))
-        for kind in sorted(kinds_drawn - set(style.EDGE_STYLES)):
+        if IMPLIED in kinds_drawn:
+            color, ls = style.IMPLIED_EDGE_STYLE
+            handles.append(Line2D([], [], color=color, linestyle=ls, label=_(IMPLIED)))
+        for kind in sorted(kinds_drawn - set(style.EDGE_STYLES) - {IMPLIED}):
             color, ls = style.DEFAULT_EDGE_STYLE
             handles.append(Line2D([], [], color=color, linestyle=ls, label=kind))
         if path:

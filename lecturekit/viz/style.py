@@ -34,6 +34,8 @@ EDGE_STYLES = {
     "CTRL": ("#7f7f7f", "dashdot"),
 }
 DEFAULT_EDGE_STYLE = ("#555555", "solid")
+#: A dependence listed but ordered through a store between (not an edge of the scheduler's graph).
+IMPLIED_EDGE_STYLE = ("#a0a0a0", (0, (1, 2)))
 
 #: The critical path (nodes' border and edges).
 CRITICAL_COLOR = "#d62728"
@@ -83,6 +85,7 @@ __all__ = [
     "CRITICAL_COLOR",
     "DEFAULT_EDGE_STYLE",
     "EDGE_STYLES",
+    "IMPLIED_EDGE_STYLE",
     "EMPTY_COLOR",
     "FUTURE_COLOR",
     "GRID_COLOR",

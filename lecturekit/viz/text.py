@@ -517,14 +517,26 @@ def schedule_table_text(schedule, *, reasons: bool = True) -> str:
 
 def dependences_text(dg, *, reduce: bool = False) -> str:
     """Every dependence edge of a :class:`~lecturekit.target.deps.DependenceGraph` (or only those of
-    its transitive reduction): source, target, kind, what it is on, latency."""
+    its transitive reduction): source, target, kind, what it is on, latency; through memory also
+    whether the two accesses must or may alias, and for a pair the scheduler's graph orders
+    through a store between (not by an edge of its own) which store that is."""
     edges = dg.reduction() if reduce else dg.edges
     prog = dg.program
+    memory = any(getattr(e, "alias", "") for e in edges)
+    implied = any(getattr(e, "via", None) is not None for e in edges)
     head = [_("edge"), _("kind"), _("on"), _("latency")]
+    head += [_("alias")] * memory + [_("note")] * implied
     body = []
     for e in edges:
         on = register_name(prog, e.dst, e.on) if e.kind in ("RAW", "WAR", "WAW") else e.on
-        body.append([f"{label(e.src)} -> {label(e.dst)}", e.kind, on, str(e.latency)])
+        row = [f"{label(e.src)} -> {label(e.dst)}", e.kind, on, str(e.latency)]
+        if memory:
+            alias = getattr(e, "alias", "")
+            row.append({"may": _("may"), "must": _("must")}.get(alias, alias))
+        if implied:
+            via = getattr(e, "via", None)
+            row.append("" if via is None else _("implied via {op}").format(op=label(via)))
+        body.append(row)
     if not body:
         return _("no dependences")
     widths = [max(display_width(r[j]) for r in [head, *body]) for j in range(len(head))]

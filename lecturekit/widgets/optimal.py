@@ -95,7 +95,7 @@ class OptimalSearchViewer:
         *,
         time_limit: float = 5.0,
         title=None,
-        engine: str = "classic",
+        engine: str = "optsched",
     ):
         import ipywidgets as w
 
@@ -241,11 +241,13 @@ def optimal_search_viewer(
     *,
     time_limit: float = 5.0,
     title=None,
-    engine: str = "classic",
+    engine: str = "optsched",
 ) -> OptimalSearchViewer:
     """A widget stepping through the branch-and-bound search for the optimal schedule of
     ``program_or_text`` (text, a parsed Program or a DependenceGraph) on ``machine``, with the
-    search ``engine`` first selected in its menu (:func:`engines`).
+    search ``engine`` first selected in its menu (:func:`engines`; default the stronger
+    ``optsched``, as :func:`lecturekit.core.optimal.optimal_search`; chapter 05 passes
+    ``engine="classic"`` where it counts the classic search's nodes).
 
     Bad input is shown in the widget's error area, never raised.
     """

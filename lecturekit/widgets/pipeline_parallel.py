@@ -188,7 +188,7 @@ class PipelineExplorer:
 
     def _update(self) -> None:
         c = {k: ctl.value for k, ctl in self.controls.items()}
-        chunks = c["schedule"] in ("interleaved", "looped-bfs")  # zb-v, dualpipev: always 2
+        chunks = c["schedule"] in ("interleaved", "looped-bfs", "interleaved-zb")  # zb-v: 2
         self.controls["v"].disabled = not chunks
         run = pipeline_schedule(
             c["schedule"],

@@ -42,7 +42,8 @@ times longer), ``gpipe``, ``pipedream``, ``1f1b``, ``1f1b-eager`` (the 2023 slid
 list scheduling with backward first and at most ``p`` micro-batches in flight), ``interleaved``,
 ``zb-h1``, ``zb-h2``; and in :data:`MORE_SCHEDULES`, with more than one stage per device placed
 by :func:`placement_devices` (a loop, or a V: device ``d`` holds stages ``d`` and ``2p - 1 - d``):
-``looped-bfs``, ``zb-v``, ``v-half``, ``v-min``, ``dualpipev``; and ``dualpipe``, whose
+``looped-bfs``, ``interleaved-zb``, ``zb-v``, ``v-half``, ``v-min``, ``dualpipev``; and
+``dualpipe``, whose
 micro-batches travel in two directions, half from each end, so the placement depends on the
 micro-batch
 (:func:`placement_directions`: device ``d`` holds stage ``d`` of the down direction and stage
@@ -68,6 +69,7 @@ from .catalog import (
     SCHEDULES,
     SYNC,
     closed_form,
+    deepseek_bubble,
     resolve_schedule,
 )
 from .graph import KINDS, PipelineGraph, PipeOp, Timing, build_pipeline_graph, device_name
@@ -102,6 +104,7 @@ __all__ = [
     "closed_form",
     "compare_schedules",
     "critical_path",
+    "deepseek_bubble",
     "device_name",
     "eager_order",
     "parse_order",

@@ -1,8 +1,11 @@
 """The schedules by name: what each one is (:data:`SCHEDULES`, :data:`MORE_SCHEDULES`), the
 other names people use (:data:`ALIASES`), how its optimizer step is synchronised
-(:data:`SYNC`), and its textbook makespan where one is known (:func:`closed_form`)."""
+(:data:`SYNC`), and its textbook makespan where one is known (:func:`closed_form`; DualPipe's
+bubble with its forward-backward overlap: :func:`deepseek_bubble`)."""
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 from ...errors import ScheduleError
 from .graph import Timing
@@ -22,6 +25,8 @@ SCHEDULES: dict[str, str] = {
 #: the second edition's schedules (more than one chunk per device; the V placement)
 MORE_SCHEDULES: dict[str, str] = {
     "looped-bfs": "looped BFS (2022): loop placement, each chunk GPipe-style in turn; m in flight",
+    "interleaved-zb": "interleaved zero bubble (PyTorch's ScheduleInterleavedZeroBubble): "
+    "interleaved 1F1B with split backward, W passes fill the bubbles",
     "zb-v": "ZB-V (2024): V placement (stages d and 2p-1-d), split backward; 1F1B memory",
     "v-half": "V-Half (2024): V placement, about half of 1F1B's activation memory, small bubble",
     "v-min": "V-Min (2024): V placement, about a third of 1F1B's activation memory",
@@ -49,6 +54,9 @@ ALIASES = {
     "bfs": "looped-bfs",
     "loopedbfs": "looped-bfs",
     "zbv": "zb-v",
+    "interleaved-zero-bubble": "interleaved-zb",
+    "interleavedzerobubble": "interleaved-zb",
+    "zb-interleaved": "interleaved-zb",
     "zbvzerobubble": "zb-v",
     "dualpipe-v": "dualpipev",
     "dual-pipe": "dualpipe",
@@ -103,13 +111,18 @@ def closed_form(
       doubles: ``m (T_F+T_B+T_W) + (P/2 - 1) 2 F`` with ``P`` stages (``p`` for dualpipe, ``2p``
       for dualpipev) and ``F`` a stage's forward; this is DeepSeek's bubble
       ``(P/2 - 1)(F&B + B - 3W)`` with ``F&B = F + B`` (a paired forward and full backward
-      ``B`` run one after the other) and ``F = W``, ``B = 2W``
+      ``B`` run one after the other) and ``F = W``, ``B = 2W``. With an overlapped pair
+      (``timing.paired``) the devices do different amounts of work and no makespan formula is
+      given: the most idle device's bubble is :func:`deepseek_bubble`
+    - interleaved-zb: none (PyTorch gives none; the tests compare its orders and makespans)
     - v-half, v-min: none (Qi et al. 2024 give their bubble only approximately, ``~p/2m`` and
       ``~2p/3m``; their peak memory is exact, see
       :mod:`lecturekit.llm.pipeline_parallel.generators`)
     """
     name = resolve_schedule(name)
     t = timing or Timing()
+    if t.paired is not None:
+        return None  # see deepseek_bubble
     f, bt, c = t.forward, t.full_backward, t.comm
     equal = t.forward == t.backward == t.weight
     if name == "naive":
@@ -139,3 +152,23 @@ def closed_form(
     if name == "zb-h2" and equal and m >= 2 * p - 1:
         return m * t.per_micro_batch() + (p - 1) * t.forward
     return None
+
+
+def deepseek_bubble(name: str, p: int, timing: Timing) -> Fraction | None:
+    """DeepSeek-V3's bubble of DualPipe (technical report, section 3.2.1, Table 2):
+    ``(PP/2 - 1)(F&B + B - 3W)`` with ``PP`` the pipeline stages, ``F``, ``B``, ``W`` a stage's
+    forward, *full* backward and weight-gradient chunk and ``F&B`` "the execution time of two
+    mutually overlapped forward and backward chunks" (``timing.paired``, default ``F + B``: no
+    overlap). For ``dualpipe`` (``PP = p``) and ``dualpipev`` (``PP = 2p`` chunks of half a
+    stage) run as the reference's calls, with ``T_F = T_B = T_W`` (so ``F = W``, ``B = 2W``),
+    it is the idle time of the most idle device, whatever ``F&B`` (the tests check this on the
+    evaluator); ``None`` for other schedules or durations."""
+    name = resolve_schedule(name)
+    if name not in ("dualpipe", "dualpipev") or not (
+        timing.forward == timing.backward == timing.weight
+    ):
+        return None
+    v, stages = (1, p) if name == "dualpipe" else (2, 2 * p)
+    f, b, w = (Fraction(x, v) for x in (timing.forward, timing.full_backward, timing.weight))
+    pair = f + b if timing.paired is None else Fraction(timing.paired, v)
+    return (Fraction(stages, 2) - 1) * (pair + b - 3 * w)

@@ -29,6 +29,9 @@ The rules, for ``p`` devices (stages) and ``m`` micro-batches:
     ``forward_backward_pipelining_with_interleaving`` and PyTorch's ``ScheduleInterleaved1F1B``,
     for every ``m >= p`` (with ``m = p`` too: the old all-forwards-first order is an option).
     Needs ``m`` a multiple of ``p`` (or of the round size ``group``).
+``interleaved_zero_bubble`` (PyTorch's ``ScheduleInterleavedZeroBubble``)
+    interleaved 1F1B with a split backward; warm-up of ``(v - 1) g + p - d - 1`` forwards,
+    device ``d``'s ``W`` passes postponed by ``d``: see the function.
 ``looped_bfs``, ``zb_v``, ``dualpipe_v`` (the second edition)
     looped BFS on the loop placement; ZB-V and DualPipeV on the V placement (device ``d`` holds
     stages ``d`` and ``2p - 1 - d``): see each function. All three give the same op lists as
@@ -139,6 +142,62 @@ def interleaved(
     return out
 
 
+def interleaved_zero_bubble(p: int, m: int, v: int) -> dict[int, list[Key]]:
+    """Interleaved zero bubble (PyTorch's ``ScheduleInterleavedZeroBubble``, the ZB1P idea of
+    Qi et al. 2023 on the loop placement with ``v`` chunks per device): interleaved 1F1B with
+    the backward split into ``B`` (input gradient) and ``W`` (weight gradient), and ``W``
+    passes used to fill what would be bubbles.
+
+    Micro-batches go through the chunks in rounds of ``g = m / r`` with ``r = max(1, m // p)``
+    rounds (``m`` must be a multiple of ``r``): forwards through chunk 0 for ``g`` micro-batches,
+    chunk 1 for the same ``g``, ...; backwards through the chunks in reverse. Device ``d``:
+
+    - warm-up: ``min((v - 1) g + p - 1 - d, m v)`` forwards (one per hop from the last device,
+      where interleaved 1F1B has two: its backward is not split);
+    - steady state: a forward and a ``B`` in turn; from the ``d + 1``-th ``B`` on, each is
+      followed by the ``W`` of the oldest ``B`` still waiting (device ``d`` postpones its
+      ``W`` passes by ``d``, as ZB-H1 does);
+    - cool-down: the remaining ``B`` passes, each followed by a waiting ``W`` as above; then
+      the ``W`` passes still waiting, oldest first."""
+    rounds = max(1, m // p)
+    g = m // rounds
+    if m % rounds:
+        raise ValueError(f"m = {m} is not a multiple of the {rounds} rounds (m // p)")
+    return {d: _interleaved_zero_bubble_device(p, m, v, g, d) for d in range(p)}
+
+
+def _interleaved_zero_bubble_device(p: int, m: int, v: int, g: int, d: int) -> list[Key]:
+    total = m * v
+    warm = min((v - 1) * g + (p - 1 - d), total)
+    nxt: dict[tuple[str, int], int] = {}
+    order: list[Key] = []
+
+    def put(kind: str, stage: int) -> None:
+        k = nxt.get((kind, stage), 1)
+        nxt[(kind, stage)] = k + 1
+        order.append((kind, k, stage))
+
+    def forward_stage(step: int) -> int:  # chunk 0 for g micro-batches, chunk 1, ...
+        return (step // g) % v * p + d
+
+    def backward_stage(step: int) -> int:  # the chunks in reverse
+        return (v - 1 - (step - warm) // g % v) * p + d
+
+    waiting: list[int] = []  # stages of the B passes whose W is still to run, oldest first
+    for step in range(total + warm):
+        if step < total:
+            put("F", forward_stage(step))
+        if step < warm:
+            continue
+        put("B", backward_stage(step))
+        waiting.append(backward_stage(step))
+        if step - warm >= d:
+            put("W", waiting.pop(0))
+    for stage in waiting:
+        put("W", stage)
+    return order
+
+
 def looped_bfs(p: int, m: int, v: int) -> dict[int, list[Key]]:
     """Looped BFS (Lamy-Poirier 2022, "Breadth-First Pipeline Parallelism"; PyTorch's
     ``ScheduleLoopedBFS``): the stages placed in a loop as for interleaving, but device ``d``
@@ -228,8 +287,10 @@ def dualpipe_v(p: int, m: int) -> dict[int, list[Key]]:
 
     A *full* backward is written ``B`` then ``W`` at once; a forward "with" a backward is the
     forward then the backward: DualPipe overlaps the two to hide their communication (the
-    all-to-all of expert parallelism) behind computation, which a device that runs one pass
-    at a time does not model, so here it takes ``F + B + W``."""
+    all-to-all of expert parallelism) behind computation. A device runs one pass at a time, so
+    the pair takes ``F + B + W``, unless the reference's calls run as units and the timing
+    gives the overlapped pair's time (``Timing.paired``, DeepSeek-V3's ``F&B``): then the
+    call takes ``F&B``."""
     return {d: _dualpipe_v_device(p, m, d) for d in range(p)}
 
 

@@ -26,18 +26,37 @@ class Timing:
     ``backward`` is the input-gradient part B and ``weight`` the weight-gradient part W of the
     backward pass; a schedule that does not split the backward runs one op of
     ``backward + weight`` (so ``weight=0`` describes an unsplit backward of ``backward``).
+
+    ``paired`` is DeepSeek-V3's ``F&B``: the time of a forward and a full backward (``B + W``)
+    of two different micro-batches run as one call whose computation and communication overlap
+    (DualPipe's paired chunks: one chunk's all-to-all and pipeline sends hide behind the other's
+    computation). ``None`` (default): no overlap, the pair takes ``T_F + T_B + T_W``. It must
+    lie between ``T_B + T_W + 1`` (the forward keeps at least one time unit of its own) and
+    ``T_F + T_B + T_W``, and applies only where a schedule runs such pairs as calls
+    (``dualpipe`` and ``dualpipev`` with ``calls``).
     """
 
     forward: int = 1
     backward: int = 1
     weight: int = 1
     comm: int = 0
+    paired: int | None = None
 
     def __post_init__(self) -> None:
         bounded_int("forward (T_F)", self.forward, 1, MAX_DURATION)
         bounded_int("backward (T_B)", self.backward, 1, MAX_DURATION)
         bounded_int("weight (T_W)", self.weight, 0, MAX_DURATION)
         bounded_int("comm (communication latency)", self.comm, 0, MAX_DURATION)
+        if self.paired is not None:
+            bounded_int("paired (F&B)", self.paired, 1, 3 * MAX_DURATION)
+            low, high = self.full_backward + 1, self.per_micro_batch()
+            if not low <= self.paired <= high:
+                raise ScheduleError(
+                    f"paired (F&B, a forward overlapped with a full backward) = {self.paired}: "
+                    f"must be at least T_B + T_W + 1 = {low} (the forward keeps one time unit; "
+                    f"use finer time units for a fuller overlap) and at most "
+                    f"T_F + T_B + T_W = {high} (no overlap)"
+                )
 
     @property
     def full_backward(self) -> int:
@@ -49,7 +68,10 @@ class Timing:
         return self.forward + self.backward + self.weight
 
     def as_dict(self) -> dict[str, int]:
-        return {"F": self.forward, "B": self.backward, "W": self.weight, "comm": self.comm}
+        out = {"F": self.forward, "B": self.backward, "W": self.weight, "comm": self.comm}
+        if self.paired is not None:
+            out["F&B"] = self.paired
+        return out
 
 
 @dataclass(frozen=True)
@@ -230,8 +252,21 @@ def build_pipeline_graph(
                     f"each chunk's pass takes 1/v of the time, and durations are whole time "
                     f"units. Use durations that are multiples of {v} (e.g. T_F = T_B = T_W = {v})"
                 )
+    if timing.paired is not None and timing.paired % v:
+        raise ScheduleError(
+            f"paired (F&B) = {timing.paired} is not divisible by v = {v}: each chunk's pair takes "
+            f"1/v of it, in whole time units"
+        )
     dur = {k: d * batch // v for k, d in raw.items()}
     comm = timing.comm * batch
+    paired_forwards = _paired_forwards(calls) if timing.paired is not None else set()
+    if timing.paired is not None and not paired_forwards:
+        raise ScheduleError(
+            "paired (F&B): only a schedule that runs a forward and a full backward as one call "
+            "overlaps them (dualpipe or dualpipev with calls)"
+        )
+    # a paired forward keeps what the pair takes beyond its full backward (B + W)
+    pair_f = (timing.paired or 0) * batch // v - dur["B"] - dur["W"]
     stages = p * v
     ops: list[PipeOp] = []
     index: dict[tuple[str, int, int], int] = {}
@@ -243,7 +278,8 @@ def build_pipeline_graph(
             rng = range(stages) if kind == "F" else range(stages - 1, -1, -1)
             for s in rng:
                 index[(kind, k, s)] = len(ops)
-                ops.append(PipeOp(kind, k, s, place_k[s], chunk_of[dk, s], dur[kind], batch))
+                length = pair_f if kind == "F" and (k, s) in paired_forwards else dur[kind]
+                ops.append(PipeOp(kind, k, s, place_k[s], chunk_of[dk, s], length, batch))
     core_ops = []
     # what many passes share is made once: a device's unit name and reservation, a stage's
     # place in words
@@ -282,7 +318,7 @@ def build_pipeline_graph(
                 Edge(
                     index["F", k, s],
                     index["F", k, s + 1],
-                    dur["F"] + hop[s],
+                    ops[index["F", k, s]].duration + hop[s],
                     "ACT",
                     activations,
                 )
@@ -291,7 +327,7 @@ def build_pipeline_graph(
                 Edge(
                     index["B", k, s + 1],
                     index["B", k, s],
-                    dur["B"] + hop[s],
+                    ops[index["B", k, s + 1]].duration + hop[s],
                     "GRAD",
                     gradient,
                 )
@@ -300,7 +336,7 @@ def build_pipeline_graph(
             Edge(
                 index["F", k, stages - 1],
                 index["B", k, stages - 1],
-                dur["F"],
+                ops[index["F", k, stages - 1]].duration,
                 "LOSS",
                 f"loss of micro-batch {k}",
             )
@@ -346,6 +382,16 @@ def build_pipeline_graph(
     )
     graph.source = pg
     return pg
+
+
+def _paired_forwards(calls) -> set[tuple[int, int]]:
+    """(micro-batch, stage) of every forward run in one call with a backward."""
+    out = set()
+    for g in calls or ():
+        kinds = {key[0] for key in g}
+        if "F" in kinds and "B" in kinds:
+            out |= {(key[1], key[2]) for key in g if key[0] == "F"}
+    return out
 
 
 def _call_edges(calls, index, ops, edges) -> list[Edge]:

@@ -84,13 +84,15 @@ def pipeline_schedule(
     gpipe_backward: str = "newest",
     all_forwards_first: bool = False,
     calls: bool = False,
+    paired: int | None = None,
 ) -> PipelineRun:
     """Build, run and verify a named schedule (see :data:`ALL_SCHEDULES`).
 
     ``tf``, ``tb``, ``tw``, ``comm`` (or ``timing``) are integer time units; schedules that do not
     split the backward run one backward of ``tb + tw``. ``v`` (model chunks per device) applies
-    to ``interleaved`` and ``looped-bfs`` (default 2 there); ``zb-v`` and ``dualpipev`` always
-    place two chunks per device in a V; ``dualpipe`` one stage per device and direction.
+    to ``interleaved``, ``interleaved-zb`` and ``looped-bfs`` (default 2 there); ``zb-v`` and
+    ``dualpipev`` always place two chunks per device in a V; ``dualpipe`` one stage per device
+    and direction.
     ``gpipe_backward``: GPipe's backwards ``"newest"`` first (the GPipe figure, default) or
     ``"oldest"`` first (as PyTorch's ``ScheduleGPipe``).
     ``all_forwards_first``: interleaved with ``m = p`` as Megatron-LM ran it before late 2024
@@ -100,15 +102,21 @@ def pipeline_schedule(
     after computing the weight gradient too, and a forward paired with a backward waits for
     both inputs and sends both outputs when the pair is done; default off (each pass sends
     its output when it ends, as PyTorch's ``ScheduleDualPipeV`` runs unpaired actions).
+    ``paired`` (with ``calls``): DeepSeek-V3's ``F&B``, the time a forward paired with a full
+    backward takes when their computation and communication overlap (see :class:`Timing`);
+    default ``T_F + T_B + T_W``, no overlap.
     """
     name = resolve_schedule(name)
     timing = timing or Timing(tf, tb, tw, comm)
+    if paired is not None:
+        t = timing
+        timing = Timing(t.forward, t.backward, t.weight, t.comm, paired)
     if gpipe_backward not in ("newest", "oldest"):
         raise ScheduleError(
             f"gpipe_backward: 'newest' (GPipe's figure) or 'oldest' (PyTorch), "
             f"got {gpipe_backward!r}"
         )
-    if name in ("interleaved", "looped-bfs"):
+    if name in ("interleaved", "looped-bfs", "interleaved-zb"):
         v = 2 if v is None else v
     elif name == "dualpipe":
         if v not in (None, 1):
@@ -125,8 +133,8 @@ def pipeline_schedule(
         v = 2
     elif v not in (None, 1):
         raise ScheduleError(
-            f"v (model chunks per device) only applies to the interleaved and looped-bfs "
-            f"schedules (zb-v, dualpipev, v-half and v-min use 2), not {name}"
+            f"v (model chunks per device) only applies to the interleaved, interleaved-zb and "
+            f"looped-bfs schedules (zb-v, dualpipev, v-half and v-min use 2), not {name}"
         )
     p, m, v = check_shape(p, m, v or 1)
     if calls and name not in ("dualpipe", "dualpipev"):
@@ -159,6 +167,16 @@ def pipeline_schedule(
     elif name == "looped-bfs":
         pg = build_pipeline_graph(p, m, v, timing)
         keys = generators.looped_bfs(p, m, v)
+    elif name == "interleaved-zb":
+        rounds = max(1, m // p)
+        if m % rounds:
+            raise ScheduleError(
+                f"interleaved-zb: m = {m} micro-batches is not a multiple of the {rounds} rounds "
+                f"(m // p) PyTorch's ScheduleInterleavedZeroBubble sends them in; try "
+                f"m = {m - m % rounds} or {m + rounds - m % rounds}"
+            )
+        pg = build_pipeline_graph(p, m, v, timing, split=True)
+        keys = generators.interleaved_zero_bubble(p, m, v)
     elif name == "zb-v":
         pg = build_pipeline_graph(p, m, 2, timing, split=True, placement="v")
         keys = generators.zb_v(p, m)
@@ -178,7 +196,7 @@ def pipeline_schedule(
             p, m, 2, timing, split=True, placement="v", calls=groups if calls else None
         )
         keys = generators.dualpipe_v(p, m)
-        note = "a paired forward and backward runs one after the other (no overlap modelled)"
+        note = _pair_note(timing, calls)
     elif name == "dualpipe":
         if p % 2 or m % 2 or m < 2 * p:
             raise ScheduleError(
@@ -193,7 +211,7 @@ def pipeline_schedule(
         keys = {d: [k for c in cs for k in c] for d, cs in by_device.items()}
         note = (
             f"micro-batches 1-{m // 2} go down from device 0, {m // 2 + 1}-{m} up from device "
-            f"{p - 1}; a paired forward and backward runs one after the other (no overlap)"
+            f"{p - 1}; {_pair_note(timing, calls)}"
         )
     elif name == "zb-h1":
         pg = build_pipeline_graph(p, m, 1, timing, split=True)
@@ -207,6 +225,18 @@ def pipeline_schedule(
                 f"ZB-H1 is as good or better here"
             )
     return run_order(pg, pg.order_from_keys(keys), name, note)
+
+
+def _pair_note(timing: Timing, calls: bool) -> str:
+    """What a paired forward and full backward costs in this run (DualPipe's overlap)."""
+    if timing.paired is not None:
+        return (
+            f"a paired forward and full backward runs as one call of F&B = {timing.paired} "
+            f"(overlapped; F + B + W = {timing.per_micro_batch()})"
+        )
+    if calls:
+        return "a paired forward and full backward runs as one call of F + B + W (no overlap)"
+    return "a paired forward and backward runs one after the other (no overlap modelled)"
 
 
 def compare_schedules(
@@ -226,7 +256,7 @@ def compare_schedules(
             n,
             p,
             m,
-            v if resolve_schedule(n) in ("interleaved", "looped-bfs") else None,
+            v if resolve_schedule(n) in ("interleaved", "looped-bfs", "interleaved-zb") else None,
             tf,
             tb,
             tw,
