@@ -8,7 +8,12 @@ from lecturekit.tensor import examples
 from lecturekit.tensor.capture import from_ast
 from lecturekit.tensor.cost import cost
 from lecturekit.tensor.loopnest import apply
-from lecturekit.widgets.tensor import COMPUTATIONS, backward_stepper, schedule_explorer
+from lecturekit.widgets.tensor import (
+    COMPUTATIONS,
+    DEFAULTS,
+    backward_stepper,
+    schedule_explorer,
+)
 
 
 def test_the_explorer_steps_through_the_schedule():
@@ -44,8 +49,10 @@ def test_the_explorer_follows_its_menus():
     before = e.costs[-1].traffic.bytes
     e.cache.value = 256
     assert e.costs[-1].traffic.bytes < before
-    e.computation.value = "conv2d 64×64, 3×3 kernel"
+    e.computation.value = "conv2d 64×64, 3×3 kernel"  # its own schedule comes with it
     assert e.error.value == "" and e.views[0].nest.names == ["y", "x", "r", "s"]
+    assert e.schedule.value == DEFAULTS["conv2d 64×64, 3×3 kernel"]
+    assert e.costs[-1].lanes_used == 8 and len(e.views) == 5
 
 
 def test_the_explorer_refuses_bad_arguments():

@@ -32,6 +32,7 @@ def main() -> None:
         )
         if not args.no_inductor:
             data["torch inductor chain"] = tools.torch_inductor_chain()
+            data["torch inductor layer"] = tools.torch_inductor_layer()
     for tool in ("tvm", "halide"):
         if not tools.have(tool):
             continue

@@ -35,19 +35,32 @@ from ..errors import LectureKitError
 from .graph import OPS, Builder, GraphError, TensorGraph
 from .ops import FUNCTIONS
 
-_HERE = str(Path(__file__).resolve().parent)
+#: the modules whose frames are the tracer's own, not the traced program's
+_TRACER_FILES = {
+    str(Path(__file__).resolve().parent / f) for f in ("capture.py", "ops.py", "graph.py")
+}
 
 
 class CaptureError(LectureKitError):
     """A function that a capture method cannot turn into a graph, with where and why."""
 
 
-def _user_line() -> int | None:
-    """The line of the first frame outside this package: where the user's code did it."""
+def _user_frame():
+    """The first frame outside the tracer: where the traced program did it."""
     frame = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(_HERE):
+    while frame is not None and str(Path(frame.f_code.co_filename).resolve()) in _TRACER_FILES:
         frame = frame.f_back
+    return frame
+
+
+def _user_line() -> int | None:
+    frame = _user_frame()
     return frame.f_lineno if frame is not None else None
+
+
+def _user_function() -> str:
+    frame = _user_frame()
+    return frame.f_code.co_name if frame is not None else ""
 
 
 @dataclass(frozen=True)
@@ -57,9 +70,14 @@ class Assumption:
     line: int | None
     condition: str  #: the node whose truth was asked
     value: bool
+    function: str = ""  #: the function the branch is in
 
     def warning(self) -> str:
-        where = f"line {self.line}: " if self.line else ""
+        where = (
+            f"{self.function + ', ' if self.function else ''}line {self.line}: "
+            if self.line
+            else ""
+        )
         return (
             f"{where}a tensor ({self.condition}) was used as a Python bool; tracing took the "
             f"{'true' if self.value else 'false'} branch and the graph assumes it for every input"
@@ -210,7 +228,8 @@ class _Tracer:
     def branch_value(self, t: Traced):
         if self.mode == "symbolic":
             raise CaptureError(
-                f"line {_user_line()}: symbolically traced values cannot be used as inputs to "
+                f"{_user_function()}, line {_user_line()}: symbolically traced values cannot be "
+                "used as inputs to "
                 f"control flow ({t.name} has no value while tracing); the branch depends on the "
                 "data"
             )
@@ -227,7 +246,7 @@ class _Tracer:
         if self.mode == "segments":
             self.breaks.append(Break(len(self.builder.nodes), t.name, value, line))
         else:
-            self.assumptions.append(Assumption(line, t.name, value))
+            self.assumptions.append(Assumption(line, t.name, value, _user_function()))
         return value
 
 

@@ -333,8 +333,10 @@ def halide_loops(comp: Computation, steps) -> dict:
         kind = "serial" if words[0] == "for" else words[0]
         blocks[-1].append([words[1].split(".")[-1], int(hi) - int(lo) + 1, kind])
     loops = blocks[-1] if blocks else []
-    return {"version": hl.__version__ if hasattr(hl, "__version__") else "", "loops": loops,
-            "loop_nest": text}  # fmt: skip
+    from importlib.metadata import version
+
+    del hl
+    return {"version": version("halide"), "loops": loops, "loop_nest": text}
 
 
 def halide_run(comp: Computation, steps, inputs) -> np.ndarray:
@@ -505,3 +507,27 @@ def compare_schedule(tool: str, comp: Computation, schedule: str, seed: int = 0)
         np.array_equal(run(comp, schedule, inputs), comp.reference(inputs))
     )
     return loops
+
+
+def torch_inductor_layer() -> dict:
+    """``torch.compile`` on chapter 14's GEMM with its epilogue, ``relu(x @ w + b) * 2``: which
+    library calls (``extern_kernels``) and which generated kernels the compiled code has."""
+    require("torch")
+    import torch
+    from torch._inductor.utils import run_and_get_code
+
+    def layer(x, w, b):
+        return torch.relu(x @ w + b) * 2.0
+
+    torch._dynamo.reset()
+    g = torch.Generator().manual_seed(0)
+    x, w, b = (torch.randn(s, generator=g) for s in ((64, 128), (128, 256), (256,)))
+    result, codes = run_and_get_code(torch.compile(layer), x, w, b)
+    code = "\n".join(codes)
+    torch._dynamo.reset()
+    return {
+        "version": torch.__version__,
+        "library_calls": sorted(set(re.findall(r"extern_kernels\.(\w+)", code))),
+        "kernels": sorted(set(re.findall(r"^(cpp_fused_\w+) = ", code, flags=re.M))),
+        "equal_to_eager": bool(torch.allclose(result, layer(x, w, b), atol=1e-5)),
+    }

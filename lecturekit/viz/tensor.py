@@ -112,13 +112,13 @@ def plot_nest_roofline(costs, labels=None, ax=None, *, title=None, ceilings=True
     lo = min([c.intensity for c in costs] + [0.1]) / 3
     hi = max([c.intensity for c in costs] + [cpu.peak_flops / cpu.bandwidth]) * 5
     if ax is None:
-        _, ax = plt.subplots(figsize=(7, 4.2), dpi=80)
+        _, ax = plt.subplots(figsize=(9, 4.2), dpi=80)
     plot_roofline(roofs, [], ax=ax, xlim=(lo, hi))
     for k, (c, label) in enumerate(zip(costs, labels, strict=True)):
         colour = style.instruction_color(k)
         ax.plot([c.intensity], [c.attainable], "o", color=colour, ms=7, zorder=6, label=label)
         ax.plot([c.intensity / 1.6, c.intensity * 1.6], [c.ceiling] * 2, "-", color=colour, lw=1)
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
     ax.set_title(title or f"scheduled loop nests on {cpu.name}", fontsize=10)
     return ax
 

@@ -38,6 +38,12 @@ split k 4
 reorder i_o j_o k_o k_i i_i j_i
 split j_i 8
 vectorize j_i_i"""
+#: the schedule shown when a computation is picked from the menu
+DEFAULTS = {
+    "matmul 128×128×128": DEFAULT_SCHEDULE,
+    "matmul 64×64×64": "tile i j 16 16\nsplit k 16\nreorder i_o j_o k_o i_i k_i j_i",
+    "conv2d 64×64, 3×3 kernel": "split x 16\nreorder y x_o r s x_i\nsplit x_i 8\nvectorize x_i_i",
+}
 
 
 def _pre(text: str) -> str:
@@ -91,8 +97,23 @@ class ScheduleExplorer:
              self.stepper.widget]
         )  # fmt: skip
         update = safe(self.update, self.error)
-        for control in (self.computation, self.cache, self.schedule):
-            control.observe(lambda _c: update(), names="value")
+        self._quiet = False
+
+        def on_change(_change):
+            if not self._quiet:
+                update()
+
+        def on_computation(change):
+            self._quiet = True  # a schedule of one computation does not fit another
+            try:
+                self.schedule.value = DEFAULTS[change["new"]]
+            finally:
+                self._quiet = False
+            update()
+
+        self.computation.observe(on_computation, names="value")
+        for control in (self.cache, self.schedule):
+            control.observe(on_change, names="value")
         problems = [p for p in problems if p]
         if problems:
             self.error.value = "<br>".join(error_html(p) for p in problems)
@@ -234,6 +255,7 @@ def backward_stepper(graph, example, output=None, wrt=None, *, title=None) -> Ba
 __all__ = [
     "CACHE_KIB",
     "COMPUTATIONS",
+    "DEFAULTS",
     "BackwardStepper",
     "ScheduleExplorer",
     "backward_stepper",
