@@ -248,3 +248,19 @@ def test_autodiff_bad_input():
     # an input the output does not depend on gets a zero gradient
     b = backward(g, output="mul", wrt=["x"])
     assert np.allclose(b.run(x=np.zeros(2))["x"], 2.0)
+
+
+def _scaled(x):
+    return x * float(x.sum())
+
+
+def test_float_of_a_traced_value_is_a_constant_or_refused():
+    t = trace(_scaled, POS)
+    assert "converted to the number 6.0" in t.warnings[0]
+    assert np.array_equal(t.graph.run(x=2 * POS), 2 * POS * 6.0)  # the constant stays 6
+    with pytest.raises(CaptureError, match="float"):
+        graph_breaks(_scaled)(POS)
+    d = graph_breaks(examples.branchy)
+    d(2.0, 1.0)
+    d(3.0, 1.0)  # a float is data: same guard, no new capture
+    assert d.stats["captures"] == 1 and d.stats["cached calls"] == 1

@@ -68,8 +68,8 @@ class Assumption:
     """A branch decided during tracing: ``value`` is what the condition was on the example."""
 
     line: int | None
-    condition: str  #: the node whose truth was asked
-    value: bool
+    condition: str  #: the node whose truth (or number, for float()) was asked
+    value: bool | float
     function: str = ""  #: the function the branch is in
 
     def warning(self) -> str:
@@ -78,6 +78,11 @@ class Assumption:
             if self.line
             else ""
         )
+        if not isinstance(self.value, bool):
+            return (
+                f"{where}a tensor ({self.condition}) was converted to the number {self.value!r}; "
+                "the graph uses that constant for every input"
+            )
         return (
             f"{where}a tensor ({self.condition}) was used as a Python bool; tracing took the "
             f"{'true' if self.value else 'false'} branch and the graph assumes it for every input"
@@ -161,7 +166,7 @@ class Traced:
         return self.tracer.branch(self)
 
     def __float__(self) -> float:
-        return float(self.tracer.branch_value(self))
+        return self.tracer.scalar(self)
 
     def __iter__(self):
         raise CaptureError(
@@ -239,6 +244,18 @@ class _Tracer:
                 "ambiguous; reduce it to one number first (e.g. x.sum() > 0)"
             )
         return np.asarray(t.value).item()
+
+    def scalar(self, t: Traced) -> float:
+        """``float(t)``: the value leaves the graph and becomes a Python number."""
+        value = float(self.branch_value(t))
+        if self.mode == "segments":
+            raise CaptureError(
+                f"{_user_function()}, line {_user_line()}: float() of the traced value {t.name}: "
+                "graph_breaks caches graphs by the truth of branches, not by numbers; compute "
+                "with the tensor instead"
+            )
+        self.assumptions.append(Assumption(_user_line(), t.name, value, _user_function()))
+        return value
 
     def branch(self, t: Traced) -> bool:
         value = bool(self.branch_value(t))
@@ -388,10 +405,10 @@ def _split(tracer: _Tracer, outputs: list[str]) -> list[Segment]:
 
 
 def _guard(args) -> tuple:
-    """What the cache keys on: each array's shape, each Python number's value."""
+    """What the cache keys on: each array's (and float's) shape, each Python int's value."""
     key = []
     for a in args:
-        if isinstance(a, (int, float)) and not isinstance(a, bool):
+        if _static(a):
             key.append(("value", a))
         else:
             key.append(("shape", np.shape(a)))
