@@ -1,0 +1,404 @@
+"""What a scheduled loop nest costs: memory traffic through a cache, and chapter 11's roofline.
+
+Every schedule of a computation does the same FLOPs; what changes is how often data crosses
+between DRAM and the cache, and how much of the processor's arithmetic the innermost loops can
+use. Two ways to the traffic:
+
+- :func:`simulate_cache` runs the nest's address trace through a fully associative LRU cache
+  of lines (write-back: a dirty line of the output costs a write when it is evicted or at the
+  end). Exact for that cache, and slow (one Python step per access): for small nests.
+- :func:`traffic` is the model a search can afford, the reuse analysis of the tiling
+  literature (Wolf & Lam 1991): from the innermost loop outward, find the outermost level
+  ``d`` whose loops' data (its *footprint*, counted in cache lines) fits in the cache. Inside
+  that level every tensor is loaded once per execution; across the loops just outside it that
+  do not index a tensor, the tensor stays in the cache; every other loop outside multiplies its
+  loads. It ignores conflicts and partial reuse, and is held against the simulation in tests
+  and in chapter 14.
+
+:func:`cost` puts a nest on the roofline (:mod:`lecturekit.llm.roofline`): FLOPs over the
+modelled bytes is its arithmetic intensity; its *compute ceiling* (Williams et al.'s
+"ceilings") is the processor's peak scaled by what the schedule uses: vector lanes (a
+vectorized innermost loop whose accesses are contiguous), cores (a parallel outer loop) and
+independent accumulators: a reduction loop innermost is a recurrence through the accumulator,
+one multiply-add per FMA latency (chapter 07's RecMII), unless loops inside the reduction give
+independent chains.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import ConfigError, ScheduleError
+from ..llm import roofline
+from .loopnest import Access, LoopNest, _eval, _flat
+
+#: the most accesses :func:`simulate_cache` simulates
+MAX_ACCESSES = 4_000_000
+
+
+@dataclass(frozen=True)
+class CPU:
+    """A processor for the loop-nest cost model: cores, SIMD, one cache level, DRAM."""
+
+    name: str
+    cores: int
+    lanes: int  #: float32 lanes of one vector register
+    fma_units: int  #: vector FMA instructions per cycle per core
+    fma_latency: int  #: cycles from an FMA to the next that needs its result
+    clock_hz: float
+    cache_bytes: int  #: the cache modelled (per core)
+    line_bytes: int
+    bandwidth: float  #: DRAM bytes/s (shared by the cores)
+    registers: int = 16  #: vector registers (accumulators beyond them spill)
+
+    def __post_init__(self):
+        for f in ("cores", "lanes", "fma_units", "fma_latency", "cache_bytes", "line_bytes"):
+            v = getattr(self, f)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise ConfigError(f"CPU {self.name!r}: {f} must be a whole number >= 1, got {v!r}")
+        for f in ("clock_hz", "bandwidth"):
+            v = getattr(self, f)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0:
+                raise ConfigError(f"CPU {self.name!r}: {f} must be a number > 0, got {v!r}")
+        if self.cache_bytes % self.line_bytes:
+            raise ConfigError(f"CPU {self.name!r}: cache_bytes must be a multiple of line_bytes")
+
+    @property
+    def peak_flops(self) -> float:
+        return self.cores * self.fma_units * self.lanes * 2 * self.clock_hz
+
+    @property
+    def cache_lines(self) -> int:
+        return self.cache_bytes // self.line_bytes
+
+    def roof(self) -> roofline.Roof:
+        return roofline.Roof(self.name, self.peak_flops, self.bandwidth)
+
+    def with_(self, **changes) -> CPU:
+        from dataclasses import replace
+
+        return replace(self, **changes)
+
+
+#: round numbers of a current 4-core desktop CPU with AVX2 (8 float lanes, two FMA pipes of
+#: latency 4, 3 GHz), its 32 KiB L1 data cache, 64-byte lines and ~40 GB/s of DRAM: an
+#: illustration, not a measurement of this machine
+EXAMPLE_CPU = CPU(
+    "example CPU (4 cores, AVX2)",
+    cores=4,
+    lanes=8,
+    fma_units=2,
+    fma_latency=4,
+    clock_hz=3e9,
+    cache_bytes=32 * 1024,
+    line_bytes=64,
+    bandwidth=40e9,
+)
+
+
+# -- addresses ----------------------------------------------------------------------------------
+
+
+def _tensor_order(nest: LoopNest) -> list[str]:
+    comp = nest.computation
+    return list(dict.fromkeys([a.tensor for a in comp.inputs] + [comp.output.tensor]))
+
+
+def _line_ids(nest: LoopNest, acc: Access, values, line_elems: int) -> np.ndarray:
+    shape = nest.computation.shapes[acc.tensor]
+    return _flat(acc, values, shape) // line_elems
+
+
+def _elems_per_line(nest: LoopNest, line_bytes: int) -> int:
+    eb = nest.computation.element_bytes
+    if line_bytes % eb:
+        raise ConfigError(f"a line of {line_bytes} bytes does not hold whole {eb}-byte elements")
+    return line_bytes // eb
+
+
+# -- simulation ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Traffic:
+    """Lines loaded per tensor, lines written back (the output), bytes in all."""
+
+    loads: dict[str, int]
+    writebacks: int
+    line_bytes: int
+    method: str
+    level: int | None = None  #: the model's fitting level (loops[level:] fit), None: simulated
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def lines(self) -> int:
+        return sum(self.loads.values()) + self.writebacks
+
+    @property
+    def bytes(self) -> int:
+        return self.lines * self.line_bytes
+
+    def by_tensor_bytes(self, output: str) -> tuple[dict, dict]:
+        """(reads, writes) in bytes by tensor, as :class:`lecturekit.llm.roofline.Op` wants."""
+        reads = {t: n * self.line_bytes for t, n in self.loads.items()}
+        return reads, {output: self.writebacks * self.line_bytes}
+
+
+def simulate_cache(nest: LoopNest, cache_bytes: int, line_bytes: int = 64) -> Traffic:
+    """Run the nest's accesses, in order, through a fully associative LRU write-back cache of
+    ``cache_bytes``: per iteration point the inputs are read in order, then the output is read
+    and written. Counts the lines loaded per tensor and the dirty lines written back (at
+    eviction, and all the rest at the end)."""
+    if isinstance(cache_bytes, bool) or not isinstance(cache_bytes, int) or cache_bytes < 1:
+        raise ConfigError(f"cache_bytes must be a whole number >= 1, got {cache_bytes!r}")
+    if cache_bytes % line_bytes:
+        raise ConfigError("cache_bytes must be a multiple of line_bytes")
+    comp = nest.computation
+    accesses = comp.points * (len(comp.inputs) + 1)
+    if accesses > MAX_ACCESSES:
+        raise ScheduleError(
+            f"{comp.name}: {accesses:,} accesses; the cache simulation runs at most "
+            f"{MAX_ACCESSES:,} (use the model, cost.traffic, for larger nests)"
+        )
+    per_line = _elems_per_line(nest, line_bytes)
+    tensors = _tensor_order(nest)
+    tid = {t: k for k, t in enumerate(tensors)}
+    accs = [*comp.inputs, comp.output]
+    capacity = cache_bytes // line_bytes
+    cache: OrderedDict = OrderedDict()  # (tensor, line) -> dirty
+    loads = dict.fromkeys(tensors, 0)
+    writebacks = 0
+    out_id = tid[comp.output.tensor]
+    for values in nest.chunks():
+        cols = [_line_ids(nest, a, values, per_line) * len(tensors) + tid[a.tensor] for a in accs]
+        trace = np.stack(cols, axis=1).reshape(-1).tolist()
+        n_acc = len(accs)
+        for pos, key in enumerate(trace):
+            write = pos % n_acc == n_acc - 1
+            if key in cache:
+                cache.move_to_end(key)
+                if write:
+                    cache[key] = True
+                continue
+            loads[tensors[key % len(tensors)]] += 1
+            cache[key] = write
+            if len(cache) > capacity:
+                _, dirty = cache.popitem(last=False)
+                writebacks += dirty
+    writebacks += sum(1 for key, dirty in cache.items() if dirty and key % len(tensors) == out_id)
+    return Traffic(loads, writebacks, line_bytes, "LRU simulation")
+
+
+# -- the model ----------------------------------------------------------------------------------
+
+
+def _footprint(nest: LoopNest, acc: Access, level: int, per_line: int, memo: dict) -> int:
+    """Distinct cache lines ``acc`` touches while loops[level:] run once (outer loops at 0)."""
+    mine = nest.loops_of(acc)
+    inner = [lp for lp in nest.loops[level:] if lp.name in mine]
+    key = (acc, tuple((lp.name, lp.extent) for lp in inner), nest.bindings)
+    if key in memo:
+        return memo[key]
+    extents = [lp.extent for lp in inner]
+    env = {lp.name: 0 for lp in nest.loops}
+    if extents:
+        grids = np.indices(extents).reshape(len(extents), -1)
+        for k, lp in enumerate(inner):
+            env[lp.name] = grids[k]
+    b = nest.binding
+    values = {a.name: np.asarray(_eval(b[a.name], env)) for a in nest.computation.axes}
+    lines = _line_ids(nest, acc, values, per_line)
+    result = int(np.unique(lines).size)
+    memo[key] = result
+    return result
+
+
+#: the most points whose footprint the model enumerates for one tensor at one level
+MAX_FOOTPRINT_POINTS = 1 << 22
+
+
+def traffic(nest: LoopNest, cache_bytes: int, line_bytes: int = 64, memo: dict | None = None):
+    """The reuse model's lines loaded per tensor and written back (see the module docstring).
+
+    ``memo`` (a dict) may be shared between calls on nests of the same computation (a search):
+    footprints are remembered by the loops they depend on."""
+    if isinstance(cache_bytes, bool) or not isinstance(cache_bytes, int) or cache_bytes < 1:
+        raise ConfigError(f"cache_bytes must be a whole number >= 1, got {cache_bytes!r}")
+    comp = nest.computation
+    per_line = _elems_per_line(nest, line_bytes)
+    capacity = cache_bytes // line_bytes
+    memo = {} if memo is None else memo
+    # one access per tensor (an input read twice, as A in A[i,k]*A[k,j], counts its first use
+    # for the indexing and both for the footprint)
+    accs = [*comp.inputs, comp.output]
+    loops = nest.loops
+    n = len(loops)
+    for acc in accs:
+        mine = nest.loops_of(acc)
+        if math.prod(lp.extent for lp in loops if lp.name in mine) > MAX_FOOTPRINT_POINTS:
+            raise ScheduleError(f"{comp.name}: too large for the footprint model")
+    by_tensor: dict[str, list[Access]] = {}
+    for acc in accs:
+        by_tensor.setdefault(acc.tensor, []).append(acc)
+
+    def tensor_lines(t: str, level: int) -> int:
+        found = by_tensor[t]
+        if len(found) == 1:
+            return _footprint(nest, found[0], level, per_line, memo)
+        return sum(_footprint(nest, a, level, per_line, memo) for a in found)  # an upper bound
+
+    def working_set(level: int) -> int:
+        return sum(tensor_lines(t, level) for t in by_tensor)
+
+    # the outermost level whose loops' data fits; a parallel outer loop gives no reuse across
+    # its iterations (they run on different cores, each with its own cache)
+    lowest = 1 if loops and loops[0].kind == "parallel" else 0
+    level = n
+    while level > lowest and working_set(level - 1) <= capacity:
+        level -= 1
+    loads: dict[str, int] = {}
+    notes = []
+    for t, found in by_tensor.items():
+        indexes = set().union(*(nest.loops_of(a) for a in found))
+        if level == 0:
+            count = tensor_lines(t, 0)
+            notes.append(f"{t}: everything fits: each line once ({count})")
+            loads[t] = count
+            continue
+        # loops just outside the fitting level that do not index t keep t in the cache
+        e = level
+        while e > lowest and loops[e - 1].name not in indexes:
+            e -= 1
+        if e < level:
+            count = tensor_lines(t, level) * math.prod(lp.extent for lp in loops[:e])
+            inside = f"loops from {loops[level].name}" if level < n else "the body"
+            kept = ", ".join(lp.name for lp in loops[e:level])
+            why = f"{tensor_lines(t, level)} lines per run of {inside}, kept across {kept}"
+        else:
+            # loop level-1 indexes t: consecutive iterations reuse shared lines (spatial reuse)
+            count = tensor_lines(t, level - 1) * math.prod(lp.extent for lp in loops[: level - 1])
+            why = f"{tensor_lines(t, level - 1)} lines per run of loop {loops[level - 1].name}"
+        outer = [lp.name for lp in loops[: (e if e < level else level - 1)]]
+        notes.append(f"{t}: {why}" + (f", reloaded for every {', '.join(outer)}" if outer else ""))
+        loads[t] = count
+    writebacks = loads[comp.output.tensor]
+    return Traffic(loads, writebacks, line_bytes, "reuse model", level, notes)
+
+
+def compulsory(nest: LoopNest, line_bytes: int = 64) -> Traffic:
+    """The least traffic of any schedule: every line of every tensor loaded once, the output's
+    written back once (an infinite cache)."""
+    comp = nest.computation
+    per_line = _elems_per_line(nest, line_bytes)
+    loads = {}
+    for t, shape in comp.shapes.items():
+        loads[t] = math.ceil(math.prod(shape) / per_line)
+    order = _tensor_order(nest)
+    return Traffic(
+        {t: loads[t] for t in order}, loads[comp.output.tensor], line_bytes, "compulsory"
+    )
+
+
+# -- the compute ceiling and the roofline -------------------------------------------------------
+
+
+@dataclass
+class Cost:
+    """A nest on the roofline of a CPU."""
+
+    nest: LoopNest
+    cpu: CPU
+    flops: int
+    traffic: Traffic
+    lanes_used: float  #: float lanes per FMA instruction the innermost loop fills
+    cores_used: float
+    chains: int  #: independent accumulations in flight (capped at the registers)
+    ceiling: float  #: FLOP/s the arithmetic can reach with this schedule
+    seconds: float  #: roofline time: max(flops / ceiling, bytes / bandwidth)
+    op: roofline.Op
+
+    @property
+    def bytes(self) -> int:
+        return self.traffic.bytes
+
+    @property
+    def intensity(self) -> float:
+        return self.flops / self.bytes
+
+    @property
+    def attainable(self) -> float:
+        return roofline.attainable_flops(self.intensity, self.ceiling, self.cpu.bandwidth)
+
+    @property
+    def bound(self) -> str:
+        compute, memory = self.flops / self.ceiling, self.bytes / self.cpu.bandwidth
+        return "compute" if compute >= memory else "memory"
+
+    @property
+    def gflops(self) -> float:
+        return self.flops / self.seconds / 1e9
+
+    def summary(self) -> str:
+        return (
+            f"{self.bytes / 1024:,.1f} KiB of DRAM traffic, {self.intensity:.2f} FLOP/B; "
+            f"ceiling {self.ceiling / 1e9:,.1f} GFLOP/s (lanes {self.lanes_used:g}, "
+            f"cores {self.cores_used:g}, chains {self.chains}); {self.bound}-bound, "
+            f"{self.seconds * 1e6:,.2f} µs = {self.gflops:,.1f} GFLOP/s"
+        )
+
+
+def _contiguous(nest: LoopNest, acc: Access, loop: str) -> bool:
+    """Does stepping ``loop`` by one move ``acc`` by at most one element (unit stride or not at
+    all)? Checked by evaluating the index at loop = 0 and 1."""
+    env0 = {lp.name: 0 for lp in nest.loops}
+    env1 = dict(env0, **{loop: 1})
+    b = nest.binding
+    shape = nest.computation.shapes[acc.tensor]
+    v0 = {a.name: np.asarray(_eval(b[a.name], env0)) for a in nest.computation.axes}
+    v1 = {a.name: np.asarray(_eval(b[a.name], env1)) for a in nest.computation.axes}
+    step = int(_flat(acc, v1, shape)) - int(_flat(acc, v0, shape))
+    return step in (0, 1)
+
+
+def compute_ceiling(nest: LoopNest, cpu: CPU) -> tuple[float, float, float, int]:
+    """(FLOP/s ceiling, lanes used, cores used, independent chains) of the schedule."""
+    loops = nest.loops
+    comp = nest.computation
+    lanes = 1.0
+    if loops and loops[-1].kind == "vectorized":
+        inner = loops[-1]
+        if all(_contiguous(nest, a, inner.name) for a in (*comp.inputs, comp.output)):
+            lanes = inner.extent / math.ceil(inner.extent / cpu.lanes)
+            lanes = min(lanes, cpu.lanes)
+    cores = 1.0
+    if loops and loops[0].kind == "parallel":
+        ext = loops[0].extent
+        cores = ext / math.ceil(ext / cpu.cores)
+    # independent accumulator chains: iterations of the loops inside the innermost reduction
+    # loop (vector iterations for the vectorized one); no reduction loop: unbounded
+    reductions = [k for k, lp in enumerate(loops) if lp.reduce]
+    if not reductions:
+        chains = cpu.registers
+    else:
+        chains = 1
+        for lp in loops[reductions[-1] + 1 :]:
+            chains *= math.ceil(lp.extent / cpu.lanes) if lp.kind == "vectorized" else lp.extent
+        chains = min(chains, cpu.registers)
+    needed = cpu.fma_latency * cpu.fma_units
+    per_core = cpu.fma_units * lanes * 2 * cpu.clock_hz * min(1.0, chains / needed)
+    return per_core * cores, lanes, cores, chains
+
+
+def cost(nest: LoopNest, cpu: CPU = EXAMPLE_CPU, memo: dict | None = None) -> Cost:
+    """The nest's modelled traffic, compute ceiling and roofline time on ``cpu``."""
+    comp = nest.computation
+    t = traffic(nest, cpu.cache_bytes, cpu.line_bytes, memo)
+    ceiling, lanes, cores, chains = compute_ceiling(nest, cpu)
+    reads, writes = t.by_tensor_bytes(comp.output.tensor)
+    op = roofline.Op(f"{comp.name} scheduled", float(comp.flops), reads, writes)
+    seconds = roofline.op_time(op, ceiling, cpu.bandwidth)
+    return Cost(nest, cpu, comp.flops, t, lanes, cores, chains, ceiling, seconds, op)
