@@ -131,14 +131,16 @@ def _cycles(seconds: float, quantum: float) -> int:
 
 
 def default_quantum(fabric: Fabric, messages: Sequence[Message], resolution: int = 4) -> float:
-    """A cycle length that makes the quickest message ``resolution`` cycles long, a message
-    taking as long as its slowest link: messages of that size on links of that speed are then
-    whole numbers of cycles exactly, and a faster link on the way only rounds up its own part."""
+    """A cycle length that makes the quickest message, and the smallest latency α, at least
+    ``resolution`` cycles long (a message takes as long as its slowest link): messages of that
+    size on links of that speed are then whole numbers of cycles exactly, a faster link on the
+    way only rounds up its own part, and no α is rounded up by more than a quarter of itself."""
     times = [
         max(m.nbytes / fabric.links[link].bandwidth for link in m.links)
         for m in messages
         if m.nbytes > 0 and m.links
     ]
+    times += [m.alpha for m in messages if m.alpha > 0]
     if not times:
         return 1e-6
     return min(times) / resolution
