@@ -167,6 +167,18 @@ def evaluate(
             return "choice"
         return None
 
+    def next_try(i: int, t: int) -> int | None:
+        """None if ``i``'s units are free for a start at ``t`` (no issue width); else the next
+        start worth trying: one past the last full cycle of the first reservation that has one
+        (every start in between would hold that cycle too)."""
+        for r in graph.ops[i].reservations:
+            busy, cap = used[r.unit], graph.units[r.unit]
+            first = t + r.offset
+            for c in range(first + r.cycles - 1, first - 1, -1):
+                if busy.get(c, 0) >= cap:
+                    return c - r.offset + 1
+        return None
+
     def earliest(i: int, stream: str) -> tuple[int, Wait]:
         base = last_start[stream]
         if width is not None:
@@ -196,6 +208,14 @@ def evaluate(
                 if wait.cause in ("start", "unit"):
                     wait = Wait("unit", 0, r.unit)
                 t = full - r.offset + 1
+        elif width is None:
+            # several units: the same jumps, reservation by reservation; the wait names the unit
+            # that blocked the last start tried one cycle at a time would have (at t - 1)
+            blocked = False
+            while (after := next_try(i, t)) is not None:
+                t, blocked = after, True
+            if blocked and wait.cause in ("start", "unit"):
+                wait = Wait("unit", 0, fits(i, t - 1))
         else:
             while (busy := fits(i, t)) is not None:
                 if busy != "width" and wait.cause in ("start", "unit"):

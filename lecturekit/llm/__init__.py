@@ -16,6 +16,11 @@ Modules (import the one you need; nothing heavy is imported here):
 - communication: :mod:`~lecturekit.llm.collectives` (what every rank holds),
   :mod:`~lecturekit.llm.comm` (the alpha-beta cost model),
   :mod:`~lecturekit.llm.priority_comm` (gradient chunks scheduled on a link, on the core);
+- the training network (chapter 15): :mod:`~lecturekit.llm.fabric` (the node and the
+  rail-optimized fat tree, every link a unit of the core), :mod:`~lecturekit.llm.routing`
+  (ECMP, planned source ports, adaptive routing), :mod:`~lecturekit.llm.network` (messages
+  on links as a core graph), :mod:`~lecturekit.llm.nccl` (NCCL's ring and double tree, SHARP,
+  PXN's all-to-all on the fabric), :mod:`~lecturekit.llm.busbw` (nccl-tests' bandwidths);
 - hardware: :mod:`~lecturekit.llm.hardware` (the lecture's GPU table),
   :mod:`~lecturekit.llm.roofline`, :mod:`~lecturekit.llm.formats` (floating-point formats).
 
