@@ -205,7 +205,9 @@ def test_simulate_imports_only_what_it_uses():
         "print(sorted(m for m in sys.modules if m.startswith('lecturekit')))"
     )
     out = subprocess.run([sys.executable, "-c", cheap], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "['lecturekit', 'lecturekit.errors']"
+    # the foundation only: errors, and the language spoken (stdlib gettext; `set_language` is
+    # part of the top-level API)
+    assert out.stdout.strip() == "['lecturekit', 'lecturekit.errors', 'lecturekit.language']"
 
 
 @pytest.mark.parametrize("name", ["zb-v", "dualpipe", "1f1b"])
