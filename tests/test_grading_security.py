@@ -26,8 +26,6 @@ from lecturekit.grading.sandbox import package_copy
 ROOT = Path(__file__).resolve().parents[1]
 PS04 = ROOT / "solutions" / "04_list_scheduling.ipynb"
 
-pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap not installed")
-
 
 @pytest.fixture(scope="module")
 def build(tmp_path_factory):
@@ -292,6 +290,7 @@ def attacks(build: Path) -> dict[str, tuple[object, dict[str, float]]]:
     return out
 
 
+@pytest.mark.needs("bwrap")
 def test_attacks_score_what_they_deserve_and_touch_nothing(build, tmp_path):
     autograder_notebook(str(PS04), ROOT / "solutions", build)  # made before the run
     folder = tmp_path / "submissions"
@@ -366,6 +365,7 @@ def test_forbidden_functions_are_gone_from_the_package_copy(tmp_path):
         package_copy({"lecturekit.nope.f": "x"}, tmp_path / "other")
 
 
+@pytest.mark.needs("bwrap")
 def test_a_course_under_tmp_is_visible_in_the_sandbox(tmp_path, monkeypatch):
     """The sandbox's private /tmp must not hide the package when the course itself lives under
     /tmp (a fresh clone there): binds go on top of the tmpfs."""
