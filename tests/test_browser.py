@@ -18,7 +18,8 @@ itself (``00_browser_harness``), this test
    and the widget around it must change,
 5. fails on any JavaScript console error or uncaught page error (allow-list in
    ``browser_support.CONSOLE_ALLOW``) and on any request off the loopback interface,
-6. saves a screenshot of the whole chapter to ``build/screenshots/NN_topic.png``.
+6. saves a screenshot of the whole chapter to ``build/screenshots/notebooks/NN_topic.png``
+   (the folders mirror the course's, ``browser_support.screenshot_path``).
 
 The Chinese edition (中文版) is served too (``notebooks/zh/``, ``exercises/zh/``, the glossary): a
 Chinese chapter with its stepper (``ZH_CHAPTERS``) goes through the same checks, and
@@ -39,7 +40,6 @@ install them) and fails under CI (``CI`` set). Try the harness on other notebook
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 import warnings
@@ -51,10 +51,7 @@ import pytest
 from browser_support import (
     CHROMIUM_ARGS,
     CONSOLE_ALLOW,
-    EXERCISES,
-    GLOSSARY,
     HOME,
-    INSTALL_HINT,
     JS_CELLS,
     JS_FIND_STEPPERS,
     JS_KERNEL_IDLE,
@@ -67,13 +64,15 @@ from browser_support import (
     LECTUREKIT_ERROR_CSS,
     LECTUREKIT_ERROR_TEXT,
     NOTEBOOKS,
-    SCREENSHOTS,
     WIDGET_FAILURE_TEXTS,
     WIDGET_LOADING_TEXT,
     JupyterLab,
     find_chromium,
+    screenshot_path,
+    served_files,
     widget_chapters,
 )
+from system_tools import require
 
 pytestmark = pytest.mark.browser
 
@@ -146,25 +145,16 @@ def _planted_failures_notebook(path: Path) -> None:
     nbformat.write(nb, path)
 
 
-def _unavailable(message: str):
-    if os.environ.get("CI"):
-        pytest.fail(f"under CI the browser tests must run: {message}", pytrace=False)
-    pytest.skip(message)
-
-
 @pytest.fixture(scope="session")
 def chromium():
-    """Headless Debian Chromium driven by Playwright (one browser for all chapters)."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError as exc:
-        _unavailable(f"playwright is not importable ({exc}); {INSTALL_HINT}")
-    executable = find_chromium()
-    if executable is None:
-        _unavailable(f"Chromium not found; {INSTALL_HINT}")
+    """Headless Debian Chromium driven by Playwright (one browser for all chapters); without
+    them every browser test skips saying what to install (fails under CI: system_tools.py)."""
+    require("chromium")
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as pw:
         browser = pw.chromium.launch(
-            executable_path=executable, args=CHROMIUM_ARGS, headless=True, timeout=120_000
+            executable_path=find_chromium(), args=CHROMIUM_ARGS, headless=True, timeout=120_000
         )
         try:
             yield browser
@@ -173,19 +163,8 @@ def chromium():
 
 
 def course_files() -> list[tuple[Path, str]]:
-    """The course as the README's command serves it: the home page at the root, the chapters in
-    notebooks/, the problem sets in exercises/."""
-    files = [(HOME, "index.ipynb")] if HOME.exists() else []
-    if GLOSSARY.exists():
-        files.append((GLOSSARY, GLOSSARY.name))
-    for folder in (NOTEBOOKS, EXERCISES):
-        files += [(p, f"{folder.name}/{p.name}") for p in sorted(folder.glob("[0-9][0-9]_*.ipynb"))]
-        zh = folder / "zh"  # the Chinese edition, linked from the home page's 中文 columns
-        files += [(p, f"{folder.name}/zh/{p.name}") for p in sorted(zh.glob("[0-9][0-9]_*.ipynb"))]
-    for chapter in CHAPTERS:  # LECTUREKIT_BROWSER_NOTEBOOKS may name chapters from elsewhere
-        if (chapter, f"notebooks/{chapter.name}") not in files:
-            files.append((chapter, f"notebooks/{chapter.name}"))
-    return files
+    """The course as the README's command serves it (``browser_support.served_files``)."""
+    return served_files(CHAPTERS)
 
 
 @pytest.fixture(scope="session")
@@ -223,7 +202,7 @@ def _watch(page, problems: Problems) -> None:
     page.on("pageerror", lambda exc: problems.add("page error", str(exc)))
 
 
-def _loopback_only(context, problems: Problems) -> None:
+def _loopback_only(page, problems: Problems) -> None:
     """Abort (and report) any request that would leave the machine."""
 
     def route(r):
@@ -234,7 +213,7 @@ def _loopback_only(context, problems: Problems) -> None:
             problems.add("request off loopback", r.request.url)
             r.abort()
 
-    context.route("**/*", route)
+    page.route("**/*", route)
 
 
 def _wait_kernel_idle(page) -> None:
@@ -380,8 +359,8 @@ def _change_a_dropdown(page, name: str) -> bool:
 def _screenshot(page, name: str) -> Path:
     """The whole chapter from the top: sidebar collapsed, the viewport grown to the notebook's
     height (at most 16000 px; Chromium's limit for one capture is 16384)."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / (("zh-" if "/zh/" in name else "") + Path(name).stem + ".png")
+    path = screenshot_path(name)
+    path.parent.mkdir(parents=True, exist_ok=True)
     js_scroll_top = """() => {
       const app = window.jupyterapp;
       const w = app.shell.currentWidget;
@@ -430,12 +409,22 @@ def _run_all(page, name: str) -> dict:
 
 
 def _check_chapter(page, lab: JupyterLab, name: str, problems: Problems) -> None:
-    run = _open_and_run_all(page, lab, name)
+    t0 = time.monotonic()
+    _open(page, lab, name)
+    t1 = time.monotonic()
+    run = _run_all(page, name)
+    t2 = time.monotonic()
     views = _check_cells(page, name, run)
     assert views > 0, f"{name}: looks like a chapter with widgets, but displayed no widget"
     _wait_widgets(page, name, views)
+    t3 = time.monotonic()
 
     stepped = _step_steppers(page, name)
+    t4 = time.monotonic()
+    print(
+        f"{name}: open {t1 - t0:.1f} s, run all {t2 - t1:.1f} s, widgets {t3 - t2:.1f} s, "
+        f"steps {t4 - t3:.1f} s"
+    )
     assert stepped >= 1, (
         f"{name}: shows widgets but has no stepper whose step control could be clicked "
         "(every chapter with widgets has at least one lecturekit Stepper)"
@@ -451,14 +440,25 @@ def _check_chapter(page, lab: JupyterLab, name: str, problems: Problems) -> None
     _check_cells(page, name, run)
 
 
-def _new_page(chromium):
-    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
-    context.set_default_timeout(60_000)
+@pytest.fixture(scope="session")
+def context(chromium):
+    """One browser context for the session: its HTTP cache keeps JupyterLab's scripts between
+    pages, so each chapter's page does not fetch and compile them again (a page per test, a
+    workspace of its own per chapter, still isolate the chapters)."""
+    ctx = chromium.new_context(viewport={"width": 1400, "height": 1000})
+    ctx.set_default_timeout(60_000)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+def _new_page(context):
     problems = Problems()
-    _loopback_only(context, problems)
     page = context.new_page()
+    _loopback_only(page, problems)
     _watch(page, problems)
-    return context, page, problems
+    return page, problems
 
 
 @pytest.mark.timeout(900)
@@ -469,24 +469,27 @@ def _new_page(chromium):
     + [f"notebooks/zh/{p.name}" for p in ZH_CHAPTERS],
     ids=lambda n: ("zh-" if "/zh/" in n else "") + Path(n).stem,
 )
-def test_chapter_in_browser(name, lab, chromium):
-    context, page, problems = _new_page(chromium)
+def test_chapter_in_browser(name, lab, context):
+    page, problems = _new_page(context)
     try:
         _check_chapter(page, lab, name, problems)
     finally:
+        t = time.monotonic()
         try:
             _screenshot(page, name)
         except Exception as exc:  # a screenshot is for people; its failure is not the test's
             warnings.warn(f"{name}: no screenshot ({exc})", stacklevel=1)
-        context.close()
+        t5 = time.monotonic()
+        page.close()
         lab.shutdown_kernels()
+        print(f"{name}: screenshot {t5 - t:.1f} s, close {time.monotonic() - t5:.1f} s")
     assert not problems, f"{name}: errors in the page:\n" + "\n".join(problems)
 
 
 @pytest.mark.timeout(600)
-def test_harness_catches_planted_failures(lab, chromium):
+def test_harness_catches_planted_failures(lab, context):
     """The checks above can fail: each planted failure is reported, naming what went wrong."""
-    context, page, problems = _new_page(chromium)
+    page, problems = _new_page(context)
     try:
         run = _open_and_run_all(page, lab, PLANTED)
         assert not run.get("ok"), f"run all should report the raising cell: {run}"
@@ -506,18 +509,19 @@ def test_harness_catches_planted_failures(lab, chromium):
         assert any("page error" in p and "planted page error" in p for p in problems)
         assert any(p == "request off loopback: http://example.invalid/" for p in problems)
     finally:
-        context.close()
+        page.close()
         lab.shutdown_kernels()
 
 
 @pytest.mark.timeout(900)
-def test_course_home_leads_to_a_problem_set(lab, chromium):
+def test_course_home_leads_to_a_problem_set(lab, context):
     """The README's command opens index.ipynb with the repository root as the server root: the
     page links every chapter and problem set served, and following the link of a problem set
     opens it; it runs top to bottom and its first check says the question is not answered yet."""
     if not HOME.exists():
         pytest.fail("index.ipynb (the course home) is missing: run `python tools/course_home.py`")
-    context, page, problems = _new_page(chromium)
+    page, problems = _new_page(context)
+    shown = "index.ipynb"  # the page on screen, for the screenshot
     try:
         _open(page, lab, "index.ipynb")
         page.wait_for_selector(
@@ -535,6 +539,7 @@ def test_course_home_leads_to_a_problem_set(lab, chromium):
         link.first.scroll_into_view_if_needed(timeout=10_000)
         link.first.click(timeout=10_000)
         page.wait_for_function(JS_WAIT_NOTEBOOK, arg=target, timeout=LOAD_TIMEOUT, polling=500)
+        shown = target
         run = _run_all(page, target)
         _check_cells(page, target, run)
         checks = page.evaluate(JS_OUTPUT_TEXTS, "grader.check(")
@@ -544,17 +549,17 @@ def test_course_home_leads_to_a_problem_set(lab, chromium):
         assert all(1 <= len(t.strip().splitlines()) <= 2 for t in checks), checks
         print(f"home: {len(linked)} links; {target}: {len(checks)} checks, first: {first}")
     finally:
-        try:
-            _screenshot(page, "index.ipynb")
+        try:  # the page shown at the end: the problem set the home page led to
+            _screenshot(page, shown)
         except Exception as exc:
             warnings.warn(f"home: no screenshot ({exc})", stacklevel=1)
-        context.close()
+        page.close()
         lab.shutdown_kernels()
     assert not problems, "course home: errors in the page:\n" + "\n".join(problems)
 
 
 @pytest.mark.timeout(900)
-def test_course_home_leads_to_a_chinese_problem_set(lab, chromium):
+def test_course_home_leads_to_a_chinese_problem_set(lab, context):
     """中文版: the home page links the Chinese chapters, problem sets and the glossary (术语表);
     its 习题（中文） link opens a Chinese problem set, which runs top to bottom in a kernel
     started in exercises/zh/, and ``grader.check`` answers in Chinese ("q1 尚未作答…")."""
@@ -564,7 +569,7 @@ def test_course_home_leads_to_a_chinese_problem_set(lab, chromium):
         pytest.skip("no Chinese problem set (exercises/zh/) exists yet")
     target = "exercises/zh/04_list_scheduling.ipynb"
     target = target if target in zh_sets else zh_sets[0]
-    context, page, problems = _new_page(chromium)
+    page, problems = _new_page(context)
     try:
         _open(page, lab, "index.ipynb")
         page.wait_for_selector(
@@ -595,6 +600,6 @@ def test_course_home_leads_to_a_chinese_problem_set(lab, chromium):
             _screenshot(page, target)
         except Exception as exc:
             warnings.warn(f"zh problem set: no screenshot ({exc})", stacklevel=1)
-        context.close()
+        page.close()
         lab.shutdown_kernels()
     assert not problems, "Chinese problem set: errors in the page:\n" + "\n".join(problems)
