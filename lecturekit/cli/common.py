@@ -7,7 +7,7 @@ import sys
 
 from ..asm import Program, parse
 from ..errors import LectureKitError
-from ..target.machine import Machine, get_machine
+from ..target.machine import PRESETS, Machine, get_machine
 
 
 def add_block_arguments(parser) -> None:
@@ -17,7 +17,7 @@ def add_block_arguments(parser) -> None:
         "-M",
         default="lecture",
         metavar="NAME|PATH",
-        help="preset (lecture, classic5, dual) or a .toml/.json machine file (default: lecture)",
+        help=f"preset ({', '.join(PRESETS)}) or a .toml/.json machine file (default: lecture)",
     )
     parser.add_argument(
         "--json", action="store_true", help="print JSON, a stable contract (default: text)"

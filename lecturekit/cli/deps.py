@@ -52,7 +52,8 @@ def run(args) -> int:
     path, length = dg.critical_path()
     print()
     print(
-        f"{len(dg.edges)} dependences; critical path {' -> '.join(map(instruction_label, path))}: "
+        f"{len(dg.edges)} dependence{'' if len(dg.edges) == 1 else 's'}; "
+        f"critical path {' -> '.join(map(instruction_label, path))}: "
         f"no schedule is shorter than {length} cycles"
     )
     return 0

@@ -93,7 +93,9 @@ def run(args) -> int:
             problems += i18n.check_one(s, i18n.translation_path(root, s, args.lang), rel)
         for p in problems:
             print(p)
-        print(f"{len(sources)} notebooks, {len(problems)} cells to translate or update")
+        notebooks = "notebook" if len(sources) == 1 else "notebooks"
+        cells = "cell" if len(problems) == 1 else "cells"
+        print(f"{len(sources)} {notebooks}, {len(problems)} {cells} to translate or update")
         return 1 if problems else 0
     for s in sources:
         target = i18n.build_one(

@@ -172,7 +172,8 @@ class BlockExplorer:
         fw = "forwarding on" if machine.forwarding else "no forwarding"
         self.summary.value = (
             f"<b>{sim.cycles} cycles</b> in program order on <code>{html.escape(machine.name)}"
-            f"</code> ({fw}): {len(program)} instructions, {len(dg.edges)} dependences, "
+            f"</code> ({fw}): {len(program)} instruction{'' if len(program) == 1 else 's'}, "
+            f"{len(dg.edges)} dependence{'' if len(dg.edges) == 1 else 's'}, "
             f"{stall_cycles(len(sim.stalls))}{f' ({counts})' if counts else ''}; critical path "
             f"{' → '.join(f'I{k + 1}' for k in path)} = {bound} cycles "
             "(a lower bound for any order)"
