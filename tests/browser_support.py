@@ -388,6 +388,27 @@ JS_WAIT_NOTEBOOK = """(name) => {
   return !!(w && w.context && w.context.path === name && w.content && w.sessionContext);
 }"""
 
+# JupyterLab is loaded and nothing (a dialog) waits for an answer
+JS_LAB_USABLE = """() => {
+  const app = window.jupyterapp;
+  return !!(app && app.shell && app.commands) && !document.querySelector('.jp-Dialog');
+}"""
+
+# close every document in the main area without asking (dispose: no "save changes?" dialog)
+JS_CLOSE_ALL = """() => {
+  const app = window.jupyterapp;
+  for (const w of Array.from(app.shell.widgets('main'))) { w.dispose(); }
+  return true;
+}"""
+
+# in the running lab: close what is open, open the notebook at path ``name``
+JS_OPEN_IN_LAB = """async (name) => {
+  const app = window.jupyterapp;
+  for (const w of Array.from(app.shell.widgets('main'))) { w.dispose(); }
+  await app.commands.execute('docmanager:open', {path: name, factory: 'Notebook'});
+  return true;
+}"""
+
 JS_KERNEL_IDLE = """() => {
   const w = window.jupyterapp.shell.currentWidget;
   const k = w.sessionContext.session && w.sessionContext.session.kernel;

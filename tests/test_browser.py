@@ -53,9 +53,12 @@ from browser_support import (
     CONSOLE_ALLOW,
     HOME,
     JS_CELLS,
+    JS_CLOSE_ALL,
     JS_FIND_STEPPERS,
     JS_KERNEL_IDLE,
+    JS_LAB_USABLE,
     JS_MARKDOWN_LINKS,
+    JS_OPEN_IN_LAB,
     JS_OUTPUT_TEXTS,
     JS_RUN_ALL,
     JS_STEPPER_STATE,
@@ -81,6 +84,7 @@ LOAD_TIMEOUT = 180_000  # page and notebook panel
 KERNEL_TIMEOUT = 180_000  # kernel started and idle
 RUN_TIMEOUT = 420_000  # all cells (a chapter runs "well under a minute" with nbconvert)
 WIDGET_TIMEOUT = 120_000  # every widget view rendered
+VIEWPORT = {"width": 1400, "height": 1000}
 STEP_TIMEOUT = 60.0  # one click of a step control, until the display settles
 MAX_STEPPERS = 6  # steppers clicked per chapter (each costs a kernel round trip)
 
@@ -191,26 +195,28 @@ class Problems(list):
         self.append(f"{kind}: {text}")
 
 
-def _watch(page, problems: Problems) -> None:
+def _watch(page, report) -> None:
+    """``report(kind, text)`` every console error and uncaught page error."""
+
     def on_console(msg):
         if msg.type == "error":
             loc = msg.location or {}
             where = f" ({loc.get('url', '')}:{loc.get('lineNumber', '')})" if loc else ""
-            problems.add("console error", msg.text + where)
+            report("console error", msg.text + where)
 
     page.on("console", on_console)
-    page.on("pageerror", lambda exc: problems.add("page error", str(exc)))
+    page.on("pageerror", lambda exc: report("page error", str(exc)))
 
 
-def _loopback_only(page, problems: Problems) -> None:
-    """Abort (and report) any request that would leave the machine."""
+def _loopback_only(page, report) -> None:
+    """Abort (and ``report``) any request that would leave the machine."""
 
     def route(r):
         host = urlparse(r.request.url).hostname or ""
         if r.request.url.startswith(("data:", "blob:")) or host in ("127.0.0.1", "localhost"):
             r.continue_()
         else:
-            problems.add("request off loopback", r.request.url)
+            report("request off loopback", r.request.url)
             r.abort()
 
     page.route("**/*", route)
@@ -380,12 +386,33 @@ def _screenshot(page, name: str) -> Path:
 
 
 def _open(page, lab: JupyterLab, name: str) -> None:
-    """Open ``name`` in a fresh workspace and wait for its panel."""
+    """Open ``name`` and wait for its panel: in the JupyterLab already running in the page (the
+    previous test's notebooks closed and its kernels shut down by :func:`_leave`), else by
+    loading JupyterLab in a fresh workspace (the first test, or after a test left a dialog or
+    a broken page behind)."""
+    if page.url.startswith(f"{lab.url}/lab/") and page.evaluate(JS_LAB_USABLE):
+        try:
+            page.evaluate(JS_OPEN_IN_LAB, name)
+            page.wait_for_function(JS_WAIT_NOTEBOOK, arg=name, timeout=LOAD_TIMEOUT, polling=250)
+            return
+        except Exception:  # load JupyterLab afresh below
+            pass
     # a workspace of its own, reset: no tab (and no kernel) of an earlier chapter is restored
     workspace = "lk-" + re.sub(r"[^A-Za-z0-9_-]", "-", Path(name).stem)
     url = f"{lab.url}/lab/workspaces/{workspace}/tree/{quote(name)}?reset"
     page.goto(url, wait_until="domcontentloaded")
     page.wait_for_function(JS_WAIT_NOTEBOOK, arg=name, timeout=LOAD_TIMEOUT, polling=500)
+
+
+def _leave(page, lab: JupyterLab) -> None:
+    """After a test: the page back to its size, its notebooks closed (before their kernels
+    go, so no "kernel died" reaches the next test), every kernel shut down."""
+    try:
+        page.set_viewport_size(VIEWPORT)
+        page.evaluate(JS_CLOSE_ALL)
+    except Exception:  # the next _open finds the page unusable and reloads it
+        pass
+    lab.shutdown_kernels()
 
 
 def _open_and_run_all(page, lab: JupyterLab, name: str) -> dict:
@@ -440,25 +467,31 @@ def _check_chapter(page, lab: JupyterLab, name: str, problems: Problems) -> None
     _check_cells(page, name, run)
 
 
+class Tab:
+    """The session's one browser page. JupyterLab loads in it once, and each test opens its
+    notebook in that running lab (:func:`_open`), so a chapter does not pay for loading
+    JupyterLab again (3-6 s each on two loaded cores); :meth:`start` gives each test its own
+    record of console errors, page errors and requests off loopback."""
+
+    def __init__(self, context):
+        self.page = context.new_page()
+        self.problems = Problems()
+        _watch(self.page, lambda kind, text: self.problems.add(kind, text))
+        _loopback_only(self.page, lambda kind, text: self.problems.add(kind, text))
+
+    def start(self):
+        self.problems = Problems()
+        return self.page, self.problems
+
+
 @pytest.fixture(scope="session")
-def context(chromium):
-    """One browser context for the session: its HTTP cache keeps JupyterLab's scripts between
-    pages, so each chapter's page does not fetch and compile them again (a page per test, a
-    workspace of its own per chapter, still isolate the chapters)."""
-    ctx = chromium.new_context(viewport={"width": 1400, "height": 1000})
-    ctx.set_default_timeout(60_000)
+def tab(chromium):
+    context = chromium.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(60_000)
     try:
-        yield ctx
+        yield Tab(context)
     finally:
-        ctx.close()
-
-
-def _new_page(context):
-    problems = Problems()
-    page = context.new_page()
-    _loopback_only(page, problems)
-    _watch(page, problems)
-    return page, problems
+        context.close()
 
 
 @pytest.mark.timeout(900)
@@ -469,8 +502,8 @@ def _new_page(context):
     + [f"notebooks/zh/{p.name}" for p in ZH_CHAPTERS],
     ids=lambda n: ("zh-" if "/zh/" in n else "") + Path(n).stem,
 )
-def test_chapter_in_browser(name, lab, context):
-    page, problems = _new_page(context)
+def test_chapter_in_browser(name, lab, tab):
+    page, problems = tab.start()
     try:
         _check_chapter(page, lab, name, problems)
     finally:
@@ -480,16 +513,15 @@ def test_chapter_in_browser(name, lab, context):
         except Exception as exc:  # a screenshot is for people; its failure is not the test's
             warnings.warn(f"{name}: no screenshot ({exc})", stacklevel=1)
         t5 = time.monotonic()
-        page.close()
-        lab.shutdown_kernels()
+        _leave(page, lab)
         print(f"{name}: screenshot {t5 - t:.1f} s, close {time.monotonic() - t5:.1f} s")
     assert not problems, f"{name}: errors in the page:\n" + "\n".join(problems)
 
 
 @pytest.mark.timeout(600)
-def test_harness_catches_planted_failures(lab, context):
+def test_harness_catches_planted_failures(lab, tab):
     """The checks above can fail: each planted failure is reported, naming what went wrong."""
-    page, problems = _new_page(context)
+    page, problems = tab.start()
     try:
         run = _open_and_run_all(page, lab, PLANTED)
         assert not run.get("ok"), f"run all should report the raising cell: {run}"
@@ -509,18 +541,17 @@ def test_harness_catches_planted_failures(lab, context):
         assert any("page error" in p and "planted page error" in p for p in problems)
         assert any(p == "request off loopback: http://example.invalid/" for p in problems)
     finally:
-        page.close()
-        lab.shutdown_kernels()
+        _leave(page, lab)
 
 
 @pytest.mark.timeout(900)
-def test_course_home_leads_to_a_problem_set(lab, context):
+def test_course_home_leads_to_a_problem_set(lab, tab):
     """The README's command opens index.ipynb with the repository root as the server root: the
     page links every chapter and problem set served, and following the link of a problem set
     opens it; it runs top to bottom and its first check says the question is not answered yet."""
     if not HOME.exists():
         pytest.fail("index.ipynb (the course home) is missing: run `python tools/course_home.py`")
-    page, problems = _new_page(context)
+    page, problems = tab.start()
     shown = "index.ipynb"  # the page on screen, for the screenshot
     try:
         _open(page, lab, "index.ipynb")
@@ -553,13 +584,12 @@ def test_course_home_leads_to_a_problem_set(lab, context):
             _screenshot(page, shown)
         except Exception as exc:
             warnings.warn(f"home: no screenshot ({exc})", stacklevel=1)
-        page.close()
-        lab.shutdown_kernels()
+        _leave(page, lab)
     assert not problems, "course home: errors in the page:\n" + "\n".join(problems)
 
 
 @pytest.mark.timeout(900)
-def test_course_home_leads_to_a_chinese_problem_set(lab, context):
+def test_course_home_leads_to_a_chinese_problem_set(lab, tab):
     """中文版: the home page links the Chinese chapters, problem sets and the glossary (术语表);
     its 习题（中文） link opens a Chinese problem set, which runs top to bottom in a kernel
     started in exercises/zh/, and ``grader.check`` answers in Chinese ("q1 尚未作答…")."""
@@ -569,7 +599,7 @@ def test_course_home_leads_to_a_chinese_problem_set(lab, context):
         pytest.skip("no Chinese problem set (exercises/zh/) exists yet")
     target = "exercises/zh/04_list_scheduling.ipynb"
     target = target if target in zh_sets else zh_sets[0]
-    page, problems = _new_page(context)
+    page, problems = tab.start()
     try:
         _open(page, lab, "index.ipynb")
         page.wait_for_selector(
@@ -600,6 +630,5 @@ def test_course_home_leads_to_a_chinese_problem_set(lab, context):
             _screenshot(page, target)
         except Exception as exc:
             warnings.warn(f"zh problem set: no screenshot ({exc})", stacklevel=1)
-        page.close()
-        lab.shutdown_kernels()
+        _leave(page, lab)
     assert not problems, "Chinese problem set: errors in the page:\n" + "\n".join(problems)
