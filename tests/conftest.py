@@ -12,6 +12,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))  # course_files, readme_commands, course_home
+# pytest caches each test module it rewrites for assert introspection (tests/__pycache__, ignored
+# by git) unless bytecode writing is off, as PYTHONDONTWRITEBYTECODE turns it off in this
+# project's CI image: then every worker of every run rewrites all of them again (about 5 s of
+# CPU a worker). The rewritten modules are the tests' own, so write them.
+sys.dont_write_bytecode = False
 
 from course_files import is_course_file  # noqa: E402
 from system_tools import require  # noqa: E402
