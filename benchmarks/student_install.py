@@ -95,9 +95,16 @@ def make_env(where: Path) -> tuple[Path, float]:
     if python.exists():
         return python, 0.0
     run([sys.executable, "-m", "venv", str(where)])
+    # built from a copy of the sources, so that setuptools' build/ folder stays out of the course
+    source = where.parent / "source"
+    shutil.copytree(
+        ROOT / "lecturekit", source / "lecturekit", ignore=shutil.ignore_patterns("__py*")
+    )
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
     t0 = time.perf_counter()
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    run([str(python), "-m", "pip", "install", "-q", str(ROOT)], env=env)
+    run([str(python), "-m", "pip", "install", "-q", str(source)], env=env)
     return python, time.perf_counter() - t0
 
 
