@@ -30,6 +30,7 @@ import urllib.request
 from pathlib import Path
 
 import nbformat
+from course_files import numbered
 
 REPO = Path(__file__).resolve().parent.parent
 NOTEBOOKS = REPO / "notebooks"
@@ -37,13 +38,6 @@ EXERCISES = REPO / "exercises"
 HOME = REPO / "index.ipynb"
 GLOSSARY = REPO / "glossary.ipynb"  # 术语表, linked from the home page
 SCREENSHOTS = REPO / "build" / "screenshots"
-
-INSTALL_HINT = (
-    "the browser tests need Chromium: `apt-get install chromium` (Debian/Ubuntu, as root; "
-    "`.ci/run` does this) and the Python package playwright (`pip install -e '.[test]'`); "
-    "Playwright's own browser download is not needed. Set LECTUREKIT_CHROMIUM to use another "
-    "Chromium binary."
-)
 
 #: Headless Chromium, without a sandbox (containers, root) and without the background traffic
 #: (component updates, sync, safe-browsing lists, QUIC probes) that floods a closed network.
@@ -90,16 +84,43 @@ def notebooks_dir() -> Path:
 
 
 def widget_chapters(folder: Path | None = None) -> list[Path]:
-    """The chapters ``NN_topic.ipynb`` in ``folder`` that have widgets, in order."""
+    """The chapters ``NN_topic.ipynb`` in ``folder`` that have widgets, in order (in the
+    course's folders only its own notebooks, not a student's copies: tools/course_files.py)."""
     folder = folder or notebooks_dir()
+    inside = folder.resolve().is_relative_to(REPO)
     found = []
-    for path in sorted(folder.glob("[0-9][0-9]_*.ipynb")):
+    listed = numbered(folder, REPO) if inside else sorted(folder.glob("[0-9][0-9]_*.ipynb"))
+    for path in listed:
         try:
             if has_widgets(path):
                 found.append(path)
         except Exception:  # a half-written notebook of another helper: the nbval run reports it
             continue
     return found
+
+
+def served_files(chapters: list[Path]) -> list[tuple[Path, str]]:
+    """The course as the README's command serves it, as (file, path under the server root):
+    the home page and the glossary at the root, the chapters in notebooks/, the problem sets in
+    exercises/, each with its Chinese edition in zh/ (the course's own files only), and any of
+    ``chapters`` from elsewhere (``LECTUREKIT_BROWSER_NOTEBOOKS``) in notebooks/."""
+    files = [(p, p.name) for p in (HOME, GLOSSARY) if p.exists()]
+    for folder in (NOTEBOOKS, EXERCISES):
+        for sub in (folder, folder / "zh"):
+            rel = sub.relative_to(REPO).as_posix()
+            files += [(p, f"{rel}/{p.name}") for p in numbered(sub, REPO)]
+    for chapter in chapters:
+        if (chapter, f"notebooks/{chapter.name}") not in files:
+            files.append((chapter, f"notebooks/{chapter.name}"))
+    return files
+
+
+def screenshot_path(name: str) -> Path:
+    """Where the screenshot of the served file ``name`` goes: build/screenshots/ mirrors the
+    served folders (``notebooks/zh/04_list_scheduling.ipynb`` ->
+    ``build/screenshots/notebooks/zh/04_list_scheduling.png``), so a chapter, its problem set
+    and their Chinese editions, which share a file name, never overwrite each other's."""
+    return SCREENSHOTS / Path(name).with_suffix(".png")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -365,6 +386,27 @@ JS_WAIT_NOTEBOOK = """(name) => {
   if (!app || !app.shell) return false;
   const w = app.shell.currentWidget;
   return !!(w && w.context && w.context.path === name && w.content && w.sessionContext);
+}"""
+
+# JupyterLab is loaded and nothing (a dialog) waits for an answer
+JS_LAB_USABLE = """() => {
+  const app = window.jupyterapp;
+  return !!(app && app.shell && app.commands) && !document.querySelector('.jp-Dialog');
+}"""
+
+# close every document in the main area without asking (dispose: no "save changes?" dialog)
+JS_CLOSE_ALL = """() => {
+  const app = window.jupyterapp;
+  for (const w of Array.from(app.shell.widgets('main'))) { w.dispose(); }
+  return true;
+}"""
+
+# in the running lab: close what is open, open the notebook at path ``name``
+JS_OPEN_IN_LAB = """async (name) => {
+  const app = window.jupyterapp;
+  for (const w of Array.from(app.shell.widgets('main'))) { w.dispose(); }
+  await app.commands.execute('docmanager:open', {path: name, factory: 'Notebook'});
+  return true;
 }"""
 
 JS_KERNEL_IDLE = """() => {

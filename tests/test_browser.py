@@ -18,7 +18,8 @@ itself (``00_browser_harness``), this test
    and the widget around it must change,
 5. fails on any JavaScript console error or uncaught page error (allow-list in
    ``browser_support.CONSOLE_ALLOW``) and on any request off the loopback interface,
-6. saves a screenshot of the whole chapter to ``build/screenshots/NN_topic.png``.
+6. saves a screenshot of the whole chapter to ``build/screenshots/notebooks/NN_topic.png``
+   (the folders mirror the course's, ``browser_support.screenshot_path``).
 
 The Chinese edition (中文版) is served too (``notebooks/zh/``, ``exercises/zh/``, the glossary): a
 Chinese chapter with its stepper (``ZH_CHAPTERS``) goes through the same checks, and
@@ -39,7 +40,6 @@ install them) and fails under CI (``CI`` set). Try the harness on other notebook
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 import warnings
@@ -51,14 +51,14 @@ import pytest
 from browser_support import (
     CHROMIUM_ARGS,
     CONSOLE_ALLOW,
-    EXERCISES,
-    GLOSSARY,
     HOME,
-    INSTALL_HINT,
     JS_CELLS,
+    JS_CLOSE_ALL,
     JS_FIND_STEPPERS,
     JS_KERNEL_IDLE,
+    JS_LAB_USABLE,
     JS_MARKDOWN_LINKS,
+    JS_OPEN_IN_LAB,
     JS_OUTPUT_TEXTS,
     JS_RUN_ALL,
     JS_STEPPER_STATE,
@@ -67,13 +67,15 @@ from browser_support import (
     LECTUREKIT_ERROR_CSS,
     LECTUREKIT_ERROR_TEXT,
     NOTEBOOKS,
-    SCREENSHOTS,
     WIDGET_FAILURE_TEXTS,
     WIDGET_LOADING_TEXT,
     JupyterLab,
     find_chromium,
+    screenshot_path,
+    served_files,
     widget_chapters,
 )
+from system_tools import require
 
 pytestmark = pytest.mark.browser
 
@@ -82,6 +84,7 @@ LOAD_TIMEOUT = 180_000  # page and notebook panel
 KERNEL_TIMEOUT = 180_000  # kernel started and idle
 RUN_TIMEOUT = 420_000  # all cells (a chapter runs "well under a minute" with nbconvert)
 WIDGET_TIMEOUT = 120_000  # every widget view rendered
+VIEWPORT = {"width": 1400, "height": 1000}
 STEP_TIMEOUT = 60.0  # one click of a step control, until the display settles
 MAX_STEPPERS = 6  # steppers clicked per chapter (each costs a kernel round trip)
 
@@ -146,25 +149,16 @@ def _planted_failures_notebook(path: Path) -> None:
     nbformat.write(nb, path)
 
 
-def _unavailable(message: str):
-    if os.environ.get("CI"):
-        pytest.fail(f"under CI the browser tests must run: {message}", pytrace=False)
-    pytest.skip(message)
-
-
 @pytest.fixture(scope="session")
 def chromium():
-    """Headless Debian Chromium driven by Playwright (one browser for all chapters)."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError as exc:
-        _unavailable(f"playwright is not importable ({exc}); {INSTALL_HINT}")
-    executable = find_chromium()
-    if executable is None:
-        _unavailable(f"Chromium not found; {INSTALL_HINT}")
+    """Headless Debian Chromium driven by Playwright (one browser for all chapters); without
+    them every browser test skips saying what to install (fails under CI: system_tools.py)."""
+    require("chromium")
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as pw:
         browser = pw.chromium.launch(
-            executable_path=executable, args=CHROMIUM_ARGS, headless=True, timeout=120_000
+            executable_path=find_chromium(), args=CHROMIUM_ARGS, headless=True, timeout=120_000
         )
         try:
             yield browser
@@ -173,19 +167,8 @@ def chromium():
 
 
 def course_files() -> list[tuple[Path, str]]:
-    """The course as the README's command serves it: the home page at the root, the chapters in
-    notebooks/, the problem sets in exercises/."""
-    files = [(HOME, "index.ipynb")] if HOME.exists() else []
-    if GLOSSARY.exists():
-        files.append((GLOSSARY, GLOSSARY.name))
-    for folder in (NOTEBOOKS, EXERCISES):
-        files += [(p, f"{folder.name}/{p.name}") for p in sorted(folder.glob("[0-9][0-9]_*.ipynb"))]
-        zh = folder / "zh"  # the Chinese edition, linked from the home page's 中文 columns
-        files += [(p, f"{folder.name}/zh/{p.name}") for p in sorted(zh.glob("[0-9][0-9]_*.ipynb"))]
-    for chapter in CHAPTERS:  # LECTUREKIT_BROWSER_NOTEBOOKS may name chapters from elsewhere
-        if (chapter, f"notebooks/{chapter.name}") not in files:
-            files.append((chapter, f"notebooks/{chapter.name}"))
-    return files
+    """The course as the README's command serves it (``browser_support.served_files``)."""
+    return served_files(CHAPTERS)
 
 
 @pytest.fixture(scope="session")
@@ -212,29 +195,31 @@ class Problems(list):
         self.append(f"{kind}: {text}")
 
 
-def _watch(page, problems: Problems) -> None:
+def _watch(page, report) -> None:
+    """``report(kind, text)`` every console error and uncaught page error."""
+
     def on_console(msg):
         if msg.type == "error":
             loc = msg.location or {}
             where = f" ({loc.get('url', '')}:{loc.get('lineNumber', '')})" if loc else ""
-            problems.add("console error", msg.text + where)
+            report("console error", msg.text + where)
 
     page.on("console", on_console)
-    page.on("pageerror", lambda exc: problems.add("page error", str(exc)))
+    page.on("pageerror", lambda exc: report("page error", str(exc)))
 
 
-def _loopback_only(context, problems: Problems) -> None:
-    """Abort (and report) any request that would leave the machine."""
+def _loopback_only(page, report) -> None:
+    """Abort (and ``report``) any request that would leave the machine."""
 
     def route(r):
         host = urlparse(r.request.url).hostname or ""
         if r.request.url.startswith(("data:", "blob:")) or host in ("127.0.0.1", "localhost"):
             r.continue_()
         else:
-            problems.add("request off loopback", r.request.url)
+            report("request off loopback", r.request.url)
             r.abort()
 
-    context.route("**/*", route)
+    page.route("**/*", route)
 
 
 def _wait_kernel_idle(page) -> None:
@@ -380,8 +365,8 @@ def _change_a_dropdown(page, name: str) -> bool:
 def _screenshot(page, name: str) -> Path:
     """The whole chapter from the top: sidebar collapsed, the viewport grown to the notebook's
     height (at most 16000 px; Chromium's limit for one capture is 16384)."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / (("zh-" if "/zh/" in name else "") + Path(name).stem + ".png")
+    path = screenshot_path(name)
+    path.parent.mkdir(parents=True, exist_ok=True)
     js_scroll_top = """() => {
       const app = window.jupyterapp;
       const w = app.shell.currentWidget;
@@ -401,12 +386,33 @@ def _screenshot(page, name: str) -> Path:
 
 
 def _open(page, lab: JupyterLab, name: str) -> None:
-    """Open ``name`` in a fresh workspace and wait for its panel."""
+    """Open ``name`` and wait for its panel: in the JupyterLab already running in the page (the
+    previous test's notebooks closed and its kernels shut down by :func:`_leave`), else by
+    loading JupyterLab in a fresh workspace (the first test, or after a test left a dialog or
+    a broken page behind)."""
+    if page.url.startswith(f"{lab.url}/lab/") and page.evaluate(JS_LAB_USABLE):
+        try:
+            page.evaluate(JS_OPEN_IN_LAB, name)
+            page.wait_for_function(JS_WAIT_NOTEBOOK, arg=name, timeout=LOAD_TIMEOUT, polling=250)
+            return
+        except Exception:  # load JupyterLab afresh below
+            pass
     # a workspace of its own, reset: no tab (and no kernel) of an earlier chapter is restored
     workspace = "lk-" + re.sub(r"[^A-Za-z0-9_-]", "-", Path(name).stem)
     url = f"{lab.url}/lab/workspaces/{workspace}/tree/{quote(name)}?reset"
     page.goto(url, wait_until="domcontentloaded")
     page.wait_for_function(JS_WAIT_NOTEBOOK, arg=name, timeout=LOAD_TIMEOUT, polling=500)
+
+
+def _leave(page, lab: JupyterLab) -> None:
+    """After a test: the page back to its size, its notebooks closed (before their kernels
+    go, so no "kernel died" reaches the next test), every kernel shut down."""
+    try:
+        page.set_viewport_size(VIEWPORT)
+        page.evaluate(JS_CLOSE_ALL)
+    except Exception:  # the next _open finds the page unusable and reloads it
+        pass
+    lab.shutdown_kernels()
 
 
 def _open_and_run_all(page, lab: JupyterLab, name: str) -> dict:
@@ -430,12 +436,22 @@ def _run_all(page, name: str) -> dict:
 
 
 def _check_chapter(page, lab: JupyterLab, name: str, problems: Problems) -> None:
-    run = _open_and_run_all(page, lab, name)
+    t0 = time.monotonic()
+    _open(page, lab, name)
+    t1 = time.monotonic()
+    run = _run_all(page, name)
+    t2 = time.monotonic()
     views = _check_cells(page, name, run)
     assert views > 0, f"{name}: looks like a chapter with widgets, but displayed no widget"
     _wait_widgets(page, name, views)
+    t3 = time.monotonic()
 
     stepped = _step_steppers(page, name)
+    t4 = time.monotonic()
+    print(
+        f"{name}: open {t1 - t0:.1f} s, run all {t2 - t1:.1f} s, widgets {t3 - t2:.1f} s, "
+        f"steps {t4 - t3:.1f} s"
+    )
     assert stepped >= 1, (
         f"{name}: shows widgets but has no stepper whose step control could be clicked "
         "(every chapter with widgets has at least one lecturekit Stepper)"
@@ -451,14 +467,31 @@ def _check_chapter(page, lab: JupyterLab, name: str, problems: Problems) -> None
     _check_cells(page, name, run)
 
 
-def _new_page(chromium):
-    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+class Tab:
+    """The session's one browser page. JupyterLab loads in it once, and each test opens its
+    notebook in that running lab (:func:`_open`), so a chapter does not pay for loading
+    JupyterLab again (3-6 s each on two loaded cores); :meth:`start` gives each test its own
+    record of console errors, page errors and requests off loopback."""
+
+    def __init__(self, context):
+        self.page = context.new_page()
+        self.problems = Problems()
+        _watch(self.page, lambda kind, text: self.problems.add(kind, text))
+        _loopback_only(self.page, lambda kind, text: self.problems.add(kind, text))
+
+    def start(self):
+        self.problems = Problems()
+        return self.page, self.problems
+
+
+@pytest.fixture(scope="session")
+def tab(chromium):
+    context = chromium.new_context(viewport=VIEWPORT)
     context.set_default_timeout(60_000)
-    problems = Problems()
-    _loopback_only(context, problems)
-    page = context.new_page()
-    _watch(page, problems)
-    return context, page, problems
+    try:
+        yield Tab(context)
+    finally:
+        context.close()
 
 
 @pytest.mark.timeout(900)
@@ -469,24 +502,26 @@ def _new_page(chromium):
     + [f"notebooks/zh/{p.name}" for p in ZH_CHAPTERS],
     ids=lambda n: ("zh-" if "/zh/" in n else "") + Path(n).stem,
 )
-def test_chapter_in_browser(name, lab, chromium):
-    context, page, problems = _new_page(chromium)
+def test_chapter_in_browser(name, lab, tab):
+    page, problems = tab.start()
     try:
         _check_chapter(page, lab, name, problems)
     finally:
+        t = time.monotonic()
         try:
             _screenshot(page, name)
         except Exception as exc:  # a screenshot is for people; its failure is not the test's
             warnings.warn(f"{name}: no screenshot ({exc})", stacklevel=1)
-        context.close()
-        lab.shutdown_kernels()
+        t5 = time.monotonic()
+        _leave(page, lab)
+        print(f"{name}: screenshot {t5 - t:.1f} s, close {time.monotonic() - t5:.1f} s")
     assert not problems, f"{name}: errors in the page:\n" + "\n".join(problems)
 
 
 @pytest.mark.timeout(600)
-def test_harness_catches_planted_failures(lab, chromium):
+def test_harness_catches_planted_failures(lab, tab):
     """The checks above can fail: each planted failure is reported, naming what went wrong."""
-    context, page, problems = _new_page(chromium)
+    page, problems = tab.start()
     try:
         run = _open_and_run_all(page, lab, PLANTED)
         assert not run.get("ok"), f"run all should report the raising cell: {run}"
@@ -506,18 +541,18 @@ def test_harness_catches_planted_failures(lab, chromium):
         assert any("page error" in p and "planted page error" in p for p in problems)
         assert any(p == "request off loopback: http://example.invalid/" for p in problems)
     finally:
-        context.close()
-        lab.shutdown_kernels()
+        _leave(page, lab)
 
 
 @pytest.mark.timeout(900)
-def test_course_home_leads_to_a_problem_set(lab, chromium):
+def test_course_home_leads_to_a_problem_set(lab, tab):
     """The README's command opens index.ipynb with the repository root as the server root: the
     page links every chapter and problem set served, and following the link of a problem set
     opens it; it runs top to bottom and its first check says the question is not answered yet."""
     if not HOME.exists():
         pytest.fail("index.ipynb (the course home) is missing: run `python tools/course_home.py`")
-    context, page, problems = _new_page(chromium)
+    page, problems = tab.start()
+    shown = "index.ipynb"  # the page on screen, for the screenshot
     try:
         _open(page, lab, "index.ipynb")
         page.wait_for_selector(
@@ -535,6 +570,7 @@ def test_course_home_leads_to_a_problem_set(lab, chromium):
         link.first.scroll_into_view_if_needed(timeout=10_000)
         link.first.click(timeout=10_000)
         page.wait_for_function(JS_WAIT_NOTEBOOK, arg=target, timeout=LOAD_TIMEOUT, polling=500)
+        shown = target
         run = _run_all(page, target)
         _check_cells(page, target, run)
         checks = page.evaluate(JS_OUTPUT_TEXTS, "grader.check(")
@@ -544,17 +580,16 @@ def test_course_home_leads_to_a_problem_set(lab, chromium):
         assert all(1 <= len(t.strip().splitlines()) <= 2 for t in checks), checks
         print(f"home: {len(linked)} links; {target}: {len(checks)} checks, first: {first}")
     finally:
-        try:
-            _screenshot(page, "index.ipynb")
+        try:  # the page shown at the end: the problem set the home page led to
+            _screenshot(page, shown)
         except Exception as exc:
             warnings.warn(f"home: no screenshot ({exc})", stacklevel=1)
-        context.close()
-        lab.shutdown_kernels()
+        _leave(page, lab)
     assert not problems, "course home: errors in the page:\n" + "\n".join(problems)
 
 
 @pytest.mark.timeout(900)
-def test_course_home_leads_to_a_chinese_problem_set(lab, chromium):
+def test_course_home_leads_to_a_chinese_problem_set(lab, tab):
     """中文版: the home page links the Chinese chapters, problem sets and the glossary (术语表);
     its 习题（中文） link opens a Chinese problem set, which runs top to bottom in a kernel
     started in exercises/zh/, and ``grader.check`` answers in Chinese ("q1 尚未作答…")."""
@@ -564,7 +599,7 @@ def test_course_home_leads_to_a_chinese_problem_set(lab, chromium):
         pytest.skip("no Chinese problem set (exercises/zh/) exists yet")
     target = "exercises/zh/04_list_scheduling.ipynb"
     target = target if target in zh_sets else zh_sets[0]
-    context, page, problems = _new_page(chromium)
+    page, problems = tab.start()
     try:
         _open(page, lab, "index.ipynb")
         page.wait_for_selector(
@@ -595,6 +630,5 @@ def test_course_home_leads_to_a_chinese_problem_set(lab, chromium):
             _screenshot(page, target)
         except Exception as exc:
             warnings.warn(f"zh problem set: no screenshot ({exc})", stacklevel=1)
-        context.close()
-        lab.shutdown_kernels()
+        _leave(page, lab)
     assert not problems, "Chinese problem set: errors in the page:\n" + "\n".join(problems)

@@ -2,13 +2,17 @@
 
 import io
 import json
+import os
 import subprocess
 import sys
+import sysconfig
+from pathlib import Path
 
 import pytest
-from conftest import FOUR_ADDS, SIX_BLOCK
 
+from conftest import FOUR_ADDS, SIX_BLOCK
 from lecturekit.cli import main
+from lecturekit.target.machine import PRESETS
 
 
 @pytest.fixture
@@ -110,5 +114,25 @@ def test_console_script(block):
         check=True,
     )
     assert json.loads(result.stdout)["schedule"]["cycles"] == 11
-    entry = subprocess.run(["lecturekit", "--help"], capture_output=True, text=True)
+    # the console script pip installed beside this Python (not whichever is first on PATH:
+    # the README's commands run the environment's programs without activating it)
+    script = Path(sysconfig.get_path("scripts")) / (
+        "lecturekit.exe" if os.name == "nt" else "lecturekit"
+    )
+    entry = subprocess.run([str(script), "--help"], capture_output=True, text=True)
     assert entry.returncode == 0 and "simulate" in entry.stdout
+
+
+@pytest.mark.parametrize("command", ["deps", "simulate", "schedule"])
+def test_machine_help_names_every_preset(command, capsys):
+    assert main([command, "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for name in PRESETS:
+        assert name in text, f"lecturekit {command} --help does not name the preset {name}"
+
+
+def test_counts_are_singular_for_one(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("add $t2, $t0, $t1\nadd $t3, $t2, $t1\n"))
+    assert main(["deps", "-"]) == 0
+    out = capsys.readouterr().out
+    assert "1 dependence;" in out and "1 dependences" not in out

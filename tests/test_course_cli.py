@@ -38,6 +38,17 @@ def test_grade_with_an_unknown_chapter_names_the_folder(monkeypatch, capsys):
     assert str(ROOT / "solutions") in err and "04_list_scheduling" in err
 
 
+def test_a_one_digit_chapter_means_the_two_digit_one():
+    """``lecturekit grade 4`` grades problem set 04 (the files are named ``04_...``)."""
+    parser = build_parser()
+    assert parser.parse_args(["grade", "4", "x.ipynb"]).chapter == "04"
+    assert parser.parse_args(["assign", "4", "12", "04_list_scheduling"]).only == [
+        "04",
+        "12",
+        "04_list_scheduling",
+    ]
+
+
 @pytest.mark.parametrize("command", ["assign", "grade"])
 def test_every_option_says_its_default(command):
     parser = build_parser()

@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 HOME = ROOT / "index.ipynb"
 sys.path.insert(0, str(ROOT / "tools"))
 
+import course_files  # noqa: E402
 import course_home  # noqa: E402
 
 
@@ -25,9 +26,7 @@ def links():
 
 def test_home_links_every_chapter_and_problem_set():
     linked = set(links())
-    wanted = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")) + sorted(
-        (ROOT / "exercises").glob("[0-9][0-9]_*.ipynb")
-    )
+    wanted = course_files.numbered(ROOT / "notebooks") + course_files.numbered(ROOT / "exercises")
     assert len(wanted) >= 22
     missing = [p.relative_to(ROOT).as_posix() for p in wanted]
     missing = [m for m in missing if m not in linked]
@@ -42,8 +41,8 @@ def test_home_links_every_chinese_edition_beside_its_english_original():
         for line in nb.cells[1].source.splitlines()
         if re.match(r"\| \d\d \|", line)
     }
-    zh = sorted((ROOT / "notebooks" / "zh").glob("[0-9][0-9]_*.ipynb"))
-    zh_sets = sorted((ROOT / "exercises" / "zh").glob("[0-9][0-9]_*.ipynb"))
+    zh = course_files.numbered(ROOT / "notebooks" / "zh")
+    zh_sets = course_files.numbered(ROOT / "exercises" / "zh")
     assert len(zh) >= 12
     for path in zh + zh_sets:
         n = path.name[:2]

@@ -25,7 +25,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from course_files import numbered
 from grading_support import exercise_with, library_wrapper
+from system_tools import require
 
 from lecturekit.grading import assign_one, autograder_notebook, grade_folder, questions
 from lecturekit.grading.run import make_plan
@@ -75,6 +77,7 @@ def code_questions(master: Path, build: Path) -> list[dict]:
 def graded(build, assigned, tmp_path_factory):
     """``graded(master)``: one grading run of the set (solution, untouched exercise, planted
     submissions), made once: {"grades": {file name: Grade}, "rows": {file name: CSV row}}."""
+    require("bwrap")  # every submission runs in a bubblewrap sandbox
     runs: dict[Path, dict] = {}
 
     def get(master: Path) -> dict:
@@ -175,7 +178,7 @@ def test_no_master_keeps_a_forbidden_list():
 
 
 def test_no_exercise_without_its_solution():
-    stray = {p.name for p in (ROOT / "exercises").glob("*.ipynb")} - {p.name for p in SOLUTIONS}
+    stray = {p.name for p in numbered(ROOT / "exercises")} - {p.name for p in SOLUTIONS}
     assert not stray
 
 

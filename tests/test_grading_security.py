@@ -34,8 +34,6 @@ from lecturekit.grading.protocol import decode, encode
 ROOT = Path(__file__).resolve().parents[1]
 PS04 = ROOT / "solutions" / "04_list_scheduling.ipynb"
 
-pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap not installed")
-
 
 @pytest.fixture(scope="module")
 def build(tmp_path_factory):
@@ -324,6 +322,7 @@ def attacks(build: Path) -> dict[str, tuple[object, dict[str, float]]]:
     return out
 
 
+@pytest.mark.needs("bwrap")
 def test_attacks_score_what_they_deserve_and_touch_nothing(build, tmp_path):
     autograder_notebook(str(PS04), ROOT / "solutions", build)  # made before the run
     folder = tmp_path / "submissions"
@@ -417,6 +416,7 @@ def test_plain_data_that_cannot_be_decoded_is_a_value_error_only():
             decode(forged)
 
 
+@pytest.mark.needs("bwrap")
 def test_a_course_under_tmp_is_visible_in_the_sandbox(tmp_path, monkeypatch):
     """The sandbox's private /tmp must not hide the package when the course itself lives under
     /tmp (a fresh clone there): binds go on top of the tmpfs."""

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from course_files import numbered
 
 from lecturekit import i18n
 from lecturekit.core.bounds import lower_bound
@@ -227,7 +228,7 @@ def test_in_a_kernel_a_chinese_copy_prints_chinese(zh_exercise):
 
 @pytest.mark.parametrize(
     "exercise",
-    sorted((ROOT / "exercises" / "zh").glob("[0-9][0-9]_*.ipynb")),
+    numbered(ROOT / "exercises" / "zh"),
     ids=lambda p: p.stem,
 )
 def test_every_committed_chinese_problem_set_checks_in_chinese(exercise):

@@ -7,12 +7,13 @@ later without a translation.)"""
 from pathlib import Path
 
 import pytest
+from course_files import numbered
 
 from lecturekit import i18n
 
 ROOT = Path(__file__).resolve().parents[1]
-CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-PROBLEM_SETS = sorted((ROOT / "exercises").glob("[0-9][0-9]_*.ipynb"))
+CHAPTERS = numbered(ROOT / "notebooks")  # the course's own: never a student's copy
+PROBLEM_SETS = numbered(ROOT / "exercises")
 
 
 def test_every_chapter_and_problem_set_is_an_edition_source():

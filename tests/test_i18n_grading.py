@@ -11,6 +11,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from course_files import numbered
+from system_tools import require
 
 from lecturekit import i18n
 from lecturekit.grading import grade_folder, questions
@@ -55,6 +57,7 @@ def answered_from_solution(exercise: Path) -> nbformat.NotebookNode:
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
+    require("bwrap")  # every submission runs in a bubblewrap sandbox
     tmp = tmp_path_factory.mktemp("zh-grading")
     exercise = zh_exercise(tmp)
     meta = nbformat.read(str(exercise), as_version=4).metadata["lecturekit"]
@@ -94,7 +97,7 @@ def test_the_untouched_chinese_exercise_scores_zero_without_errors(graded):
 def test_both_editions_have_the_same_code_cells():
     """What makes one autograder grade both: same code, same cell ids, same tests."""
     zh_dir = ROOT / "exercises" / "zh"
-    for zh in sorted(zh_dir.glob("[0-9][0-9]_*.ipynb")):
+    for zh in numbered(zh_dir):
         en = nbformat.read(str(ROOT / "exercises" / zh.name), as_version=4)
         ours = nbformat.read(str(zh), as_version=4)
         assert [c.id for c in ours.cells] == [c.id for c in en.cells], zh.name

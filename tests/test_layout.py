@@ -293,11 +293,12 @@ OLD = re.compile(
 
 
 def course_files() -> list[Path]:
-    """Everything in the course a person reads or runs, except the old names' own table (in
+    """Everything in the course a person reads or runs (what git tracks: a student's own copy
+    of a notebook is not the course's), except the old names' own table (in
     ``lecturekit/__init__.py``) and its test, and student submissions (they were written before
     the move, which is the point)."""
     listed = subprocess.run(
-        ["git", "ls-files", "-co", "--exclude-standard"],
+        ["git", "ls-files"],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -1,9 +1,10 @@
 """``lecturekit memory``: JSON contract, human table, errors without tracebacks."""
 
 import json
-import shutil
+import os
 import subprocess
-import sys
+import sysconfig
+from pathlib import Path
 
 import pytest
 
@@ -117,8 +118,9 @@ def test_list_presets(capsys):
 
 
 def test_console_script():
-    exe = shutil.which("lecturekit")
-    cmd = [exe] if exe else [sys.executable, "-m", "lecturekit.cli"]
+    # the console script pip installed beside this Python, not whichever is first on PATH
+    name = "lecturekit.exe" if os.name == "nt" else "lecturekit"
+    cmd = [str(Path(sysconfig.get_path("scripts")) / name)]
     ok = subprocess.run(
         [*cmd, "memory", "--preset", "gpt3", "--json"], capture_output=True, text=True, timeout=120
     )

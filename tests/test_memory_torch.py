@@ -6,7 +6,7 @@ from lecturekit.llm.config import PRESETS, ModelConfig, precision
 from lecturekit.llm.measure import measure_saved_activations, torch_available
 from lecturekit.llm.memory import memory_report
 
-torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.needs("torch")
 
 
 @pytest.mark.parametrize(

@@ -78,6 +78,36 @@ def test_errors_name_line_column_and_expectation(text, line, column, words):
     assert f"line {line}, column {column}" in str(err)
 
 
+@pytest.mark.parametrize(
+    "text, column, typed, meant",
+    [
+        ("add $t2，$t0, $t1", 8, "，", ","),  # a Chinese input method's comma
+        ("add $t2, $t0，$t1", 13, "，", ","),
+        ("t2 = t0 ＋ t1", 9, "＋", "+"),
+        ("add\u3000$t2, $t0, $t1", 4, "\u3000", " "),  # the ideographic space
+        ("lw $t0, 8（$s1）", 10, "（", "("),
+        ("ａｄｄ $t2, $t0, $t1", 1, "ａ", "a"),
+        ("addi a0, a1，4", 12, "，", ","),  # RISC-V, as clang prints it
+    ],
+)
+def test_a_full_width_character_is_pointed_at(text, column, typed, meant):
+    """Typed with a Chinese input method left in full-width mode: the error's column is the
+    full-width character, and the message names it and what to type instead."""
+    with pytest.raises(ParseError) as info:
+        parse(text)
+    err = info.value
+    assert (err.line, err.column) == (1, column)
+    assert f"{typed!r} here is full-width" in err.message
+    assert f"type {meant!r} instead" in err.message
+
+
+def test_full_width_text_is_not_blamed_for_an_earlier_error():
+    with pytest.raises(ParseError) as info:
+        parse("adx $t2，$t0, $t1")
+    assert info.value.column == 1 and "unknown opcode 'adx'" in info.value.message
+    assert "full-width" not in info.value.message
+
+
 def test_non_string_input_is_a_parse_error():
     with pytest.raises(ParseError):
         parse(None)

@@ -1,5 +1,6 @@
-"""The README's examples run as written (from the repository root), and neither the README nor
-CONTRIBUTING points outside the repository."""
+"""The README's examples run as written (from the repository root), its two set-up commands
+work in a fresh terminal on every platform it names, and neither the README nor CONTRIBUTING
+points outside the repository."""
 
 import re
 import subprocess
@@ -7,9 +8,47 @@ import sys
 from pathlib import Path
 
 import pytest
+from readme_commands import commands
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+CI = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("kind", ["open", "test"])
+def test_set_up_commands_work_in_a_fresh_linux_or_macos_terminal(kind):
+    """A fresh Debian 12 / Ubuntu 24.04 terminal has ``python3`` and no ``python``, and its
+    pip refuses to install outside a virtual environment (PEP 668); so does Homebrew's. Each
+    command makes (or reuses) ``.venv`` with ``python3`` and runs everything else with that
+    environment's Python, with nothing to activate first."""
+    line = commands(README, "bash")[kind]
+    steps = line.split(" && ")
+    assert steps[0] == "python3 -m venv .venv", line
+    for step in steps[1:]:
+        assert step.startswith(".venv/bin/python -m "), f"{step!r} does not use .venv's Python"
+    assert steps[1].startswith(".venv/bin/python -m pip install -e ")  # into .venv only
+
+
+@pytest.mark.parametrize("kind", ["open", "test"])
+def test_set_up_commands_work_in_windows_powershell(kind):
+    """Windows PowerShell 5.1 (what Windows ships) has no ``&&``: each step runs only when the
+    one before it succeeded (``if ($?)``), with the environment's Python."""
+    line = commands(README, "powershell")[kind]
+    assert line.startswith("py -m venv .venv; if ($?) { .venv\\Scripts\\python -m pip install -e ")
+    assert "&&" not in line and line.count("{") == line.count("}")
+    linux = commands(README, "bash")[kind].split(" && ")
+    windows = re.findall(r"\.venv\\Scripts\\python (-m [^;}]+?)\s*(?:;|})", line)
+    assert windows == [step.removeprefix(".venv/bin/python ") for step in linux[1:]] or (
+        kind == "open" and windows[:1] == [linux[1].removeprefix(".venv/bin/python ")]
+    ), (windows, linux)
+
+
+def test_ci_runs_the_readmes_linux_commands_as_written():
+    """.ci/run reads both Linux commands from README.md (tools/readme_commands.py) and runs them
+    from a shell where ``python`` does not exist."""
+    for kind in ("open", "test"):
+        assert f"tools/readme_commands.py {kind}" in CI, kind
+    assert "no_python" in CI
 
 
 def command_lines():

@@ -4,18 +4,18 @@ llvm-mca's JSON, the side-by-side comparison and its named differences, the CLI.
 Parser and llvm-mca-parsing tests read committed fixtures (tests/data/real: clang 14 output for
 daxpy.c and kernels.c, llvm-mca 14 JSON for the daxpy loop), so they need no LLVM. Live tests
 call clang / llvm-mca / a RISC-V GCC: they skip with a message when the tool is missing, and
-fail under CI (``CI`` set), where .ci/run installs them.
+fail under CI (``CI`` set), where .ci/run installs them (tests/system_tools.py).
 """
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from system_tools import require
 
 from lecturekit.asm import parse
 from lecturekit.asm.riscv import looks_like_riscv, parse_riscv
@@ -33,13 +33,8 @@ DAXPY = (DATA / "daxpy_u74.s").read_text()
 
 
 def need(*tools):
-    """Skip (or fail under CI) when a tool is missing."""
-    if real.have(*tools):
-        return
-    message = f"{', '.join(tools)} not installed; {real.INSTALL_HELP}"
-    if os.environ.get("CI"):
-        pytest.fail(f"under CI the live LLVM tests must run: {message}", pytrace=False)
-    pytest.skip(message)
+    """Skip (or fail under CI) when a tool is missing: ``clang``, ``llvm-mca``, ``gcc-riscv``."""
+    require(*tools)
 
 
 # -- parsing clang's output -------------------------------------------------------------------

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from system_tools import unavailable
 
 from lecturekit import core
 from lecturekit.errors import DeadlockError, LectureKitError, ScheduleError
@@ -168,8 +169,8 @@ def test_round_trip_property(p, m, name):
 def _torch_schedules():
     try:
         import torch.distributed.pipelining.schedules as S
-    except Exception:  # pragma: no cover - depends on the machine
-        return None
+    except ImportError as exc:  # an old PyTorch, or a build without torch.distributed
+        unavailable(f"this PyTorch has no torch.distributed.pipelining ({exc}): PyTorch >= 2.4")
     return S
 
 
@@ -196,10 +197,8 @@ def torch_order(cls, p: int, m: int, v: int = 1) -> dict:
     return order
 
 
-needs_torch = pytest.mark.skipif(
-    _torch_schedules() is None,
-    reason="torch is not installed: PyTorch's own pipelining orders cannot be generated",
-)
+#: PyTorch's own pipelining orders need PyTorch (optional; tests/system_tools.py)
+needs_torch = pytest.mark.needs("torch")
 
 SHAPES = [(2, 4), (3, 6), (4, 4), (4, 8), (4, 12), (8, 16)]
 

@@ -9,6 +9,10 @@ editions ``notebooks/zh/``, ``exercises/zh/``, made by ``lecturekit translate bu
 first heading; the page also links the glossary (术语表) and says in English and in Chinese how
 to check an answer; tests/test_course_home.py fails when the committed page is not what this
 script makes (a chapter or problem set added without running it, say).
+
+Only the course's own notebooks are listed (``tools/course_files.py``: what git tracks, so
+``git add`` a new chapter first), never a student's copy saved beside them
+(``04_list_scheduling-Copy1.ipynb``); the script names the numbered notebooks it left out.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import sys
 from pathlib import Path
 
 import nbformat
+from course_files import COURSE_NAME, numbered
 
 ROOT = Path(__file__).resolve().parents[1]
 HOME = "index.ipynb"
@@ -94,17 +99,17 @@ def zh_title(path: Path) -> str:
     return text.split(" — ")[0].strip() or path.stem
 
 
-def _numbered(folder: Path) -> dict[str, Path]:
-    return {p.name[:2]: p for p in folder.glob("[0-9][0-9]_*.ipynb")}
+def _numbered(folder: Path, root: Path) -> dict[str, Path]:
+    return {p.name[:2]: p for p in numbered(folder, root)}
 
 
 def rows(root: Path = ROOT) -> list[tuple[str, Path | None, Path | None, Path | None, Path | None]]:
     """(number, chapter, 中文 chapter, problem set, 中文 problem set) for every number with a
     chapter or a problem set; an edition that does not exist (yet) is ``None``."""
-    chapters = _numbered(root / "notebooks")
-    sets = _numbered(root / "exercises")
-    zh_chapters = _numbered(root / "notebooks" / "zh")
-    zh_sets = _numbered(root / "exercises" / "zh")
+    chapters = _numbered(root / "notebooks", root)
+    sets = _numbered(root / "exercises", root)
+    zh_chapters = _numbered(root / "notebooks" / "zh", root)
+    zh_sets = _numbered(root / "exercises" / "zh", root)
     return [
         (n, chapters.get(n), zh_chapters.get(n), sets.get(n), zh_sets.get(n))
         for n in sorted(set(chapters) | set(sets))
@@ -144,6 +149,16 @@ def home(root: Path = ROOT) -> nbformat.NotebookNode:
     return nb
 
 
+def left_out(root: Path = ROOT) -> list[Path]:
+    """Numbered notebooks in the course's folders that are not the course's own: a student's
+    copy, or a new chapter git does not track yet."""
+    listed = {p for row in rows(root) for p in row[1:] if p}
+    folders = ("notebooks", "exercises", "notebooks/zh", "exercises/zh")
+    return sorted(
+        p for f in folders for p in (root / f).glob("[0-9][0-9]*.ipynb") if p not in listed
+    )
+
+
 def write(root: Path = ROOT) -> Path:
     path = root / HOME
     nbformat.write(home(root), str(path))
@@ -151,4 +166,8 @@ def write(root: Path = ROOT) -> Path:
 
 
 if __name__ == "__main__":
-    print(f"wrote {write(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT)}")
+    course = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT
+    print(f"wrote {write(course)}")
+    for p in left_out(course):
+        why = "not named NN_topic.ipynb" if not COURSE_NAME.match(p.name) else "not tracked by git"
+        print(f"left out {p.relative_to(course).as_posix()} ({why}; `git add` a new chapter)")

@@ -5,6 +5,7 @@ parsers (:mod:`lecturekit.asm.lecture`, :mod:`lecturekit.asm.riscv`) read throug
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from ..errors import ParseError
 
@@ -15,6 +16,15 @@ _INT_RE = re.compile(r"[+-]?(?:0[xX][0-9a-fA-F]+|[0-9]+)\Z")
 _LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
 #: the largest immediate magnitude (a 64-bit word); longer literals are refused before int()
 MAX_IMMEDIATE = 2**64 - 1
+
+
+def ascii_twin(ch: str) -> str | None:
+    """The ASCII character a full-width one stands for (what a Chinese input method types for
+    ``,`` ``(`` ``+`` or a space: ``，`` ``（`` ``＋`` U+3000), or None for any other character."""
+    code = ord(ch)
+    if 0xFF01 <= code <= 0xFF5E:  # the full-width forms of ! .. ~
+        return chr(code - 0xFEE0)
+    return {"\u3000": " ", "、": ",", "。": "."}.get(ch)
 
 
 def split_lines(source: str) -> list[str]:
@@ -36,8 +46,21 @@ class LineCursor:
         self.full = full
 
     def error(self, message: str, pos: int | None = None) -> ParseError:
-        col = (self.pos if pos is None else pos) + 1
-        return ParseError(message, self.number, col, self.full.rstrip())
+        at = self.pos if pos is None else pos
+        # a full-width character in the text the parser stopped at is the likely cause: point
+        # at it and say what to type instead
+        stop = re.match(r"[^ \t]*", self.text[at:]).end() or 1
+        for k, ch in enumerate(self.text[at : at + stop]):
+            twin = ascii_twin(ch)
+            if twin is not None:
+                name = unicodedata.name(ch, f"U+{ord(ch):04X}")
+                message += (
+                    f"; {ch!r} here is full-width ({name}): type {twin!r} instead, with the "
+                    "input method in half-width (English) mode"
+                )
+                at += k
+                break
+        return ParseError(message, self.number, at + 1, self.full.rstrip())
 
     def skip_ws(self) -> None:
         while self.pos < len(self.text) and self.text[self.pos] in " \t":

@@ -10,6 +10,12 @@ COURSE_HELP = (
 )
 
 
+def chapter_number(text: str) -> str:
+    """A chapter given by a one-digit number means the two-digit one the files start with
+    (``4`` -> ``04``); anything else is kept as it is."""
+    return f"0{text}" if len(text) == 1 and text.isdigit() else text
+
+
 def add_course_arguments(p, exercises: bool) -> None:
     """``--course``, ``--solutions``, ``--build`` (and ``--exercises``): shared with grade."""
     p.add_argument("--course", type=Path, metavar="PATH", help=COURSE_HELP)
@@ -62,7 +68,8 @@ def register(sub) -> None:
         "only",
         nargs="*",
         metavar="CHAPTER",
-        help="only these problem sets: a number (04), a name (04_list_scheduling) or a path "
+        type=chapter_number,
+        help="only these problem sets: a number (04 or 4), a name (04_list_scheduling) or a path "
         "(default: all of them)",
     )
     add_course_arguments(p, exercises=True)

@@ -8,7 +8,7 @@ import sys
 from ..asm import Program, parse
 from ..errors import LectureKitError
 from ..language import _, display_width, ljust
-from ..target.machine import Machine, get_machine
+from ..target.machine import PRESETS, Machine, get_machine
 
 
 def add_block_arguments(parser) -> None:
@@ -18,7 +18,9 @@ def add_block_arguments(parser) -> None:
         "-M",
         default="lecture",
         metavar="NAME|PATH",
-        help=_("preset (lecture, classic5, dual) or a .toml/.json machine file (default: lecture)"),
+        help=_("preset ({presets}) or a .toml/.json machine file (default: lecture)").format(
+            presets=", ".join(PRESETS)
+        ),
     )
     parser.add_argument(
         "--json", action="store_true", help=_("print JSON, a stable contract (default: text)")

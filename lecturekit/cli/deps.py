@@ -73,7 +73,8 @@ def run(args) -> int:
         print(f"(the list stops after {MAX_LISTED:,} dependences; --json lists them all)")
     path, length = dg.critical_path()
     print()
-    count = f"{len(dg.edges)} dependences" if len(listed) <= MAX_LISTED else "dependences"
+    n = len(dg.edges)
+    count = f"{n} dependence{'' if n == 1 else 's'}" if len(listed) <= MAX_LISTED else "dependences"
     implied = sum(e.via is not None for e in listed)
     through = (
         f" ({implied} ordered through a store between, so not in the scheduler's graph)"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .assign import add_course_arguments, course_paths
+from .assign import add_course_arguments, chapter_number, course_paths
 
 
 def register(sub) -> None:
@@ -16,7 +16,10 @@ def register(sub) -> None:
         "any folder inside the course (or give --course).",
     )
     p.add_argument(
-        "chapter", metavar="CHAPTER", help="problem set: 04, 04_list_scheduling or a path"
+        "chapter",
+        metavar="CHAPTER",
+        type=chapter_number,
+        help="problem set: 04 (or 4), 04_list_scheduling or a path",
     )
     p.add_argument(
         "submissions",
@@ -110,5 +113,5 @@ def run(args) -> int:
     for g in grades:  # file names and notes are already printable (escaped, capped)
         note = f"  ({printable('; '.join(g.notes), 600)})" if g.notes else ""
         print(f"{g.submission}: {g.total:g}{note}")
-    print(f"wrote {args.output} ({len(grades)} submissions)")
+    print(f"wrote {args.output} ({len(grades)} submission{'' if len(grades) == 1 else 's'})")
     return 0

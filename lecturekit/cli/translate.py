@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import LectureKitError
-from ..language import _
+from ..language import _, ngettext
 
 
 def register(sub) -> None:
@@ -140,9 +140,11 @@ def run(args) -> int:
             problems += found
         for p in problems:
             print(p)
+        notebooks = ngettext("{n} notebook", "{n} notebooks", len(sources)).format(n=len(sources))
+        cells = ngettext("{n} cell", "{n} cells", len(problems)).format(n=len(problems))
         print(
-            _("{notebooks} notebooks, {cells} cells to translate or update").format(
-                notebooks=len(sources), cells=len(problems)
+            _("{notebooks}, {cells} to translate or update").format(
+                notebooks=notebooks, cells=cells
             )
         )
         return 1 if problems else 0

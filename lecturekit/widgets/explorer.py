@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 
 from ..errors import LectureKitError
-from ..language import _
+from ..language import _, ngettext
 from .common import _with_plain_text, plain_text_note
 
 DEFAULT_TEXT = """\
@@ -182,15 +182,19 @@ class BlockExplorer:
         fw = _("forwarding on") if machine.forwarding else _("no forwarding")
         self.summary.value = _(
             "<b>{cycles} cycles</b> in program order on <code>{escape}</code> "
-            "({fw}): {n_program} instructions, {n_edges} dependences, "
+            "({fw}): {instructions}, {dependences}, "
             "{stall_cycles}{value}; critical path {join} = {bound} cycles (a lower "
             "bound for any order)"
         ).format(
             cycles=sim.cycles,
             escape=html.escape(machine.name),
             fw=fw,
-            n_program=len(program),
-            n_edges=len(dg.edges),
+            instructions=ngettext("{n} instruction", "{n} instructions", len(program)).format(
+                n=len(program)
+            ),
+            dependences=ngettext("{n} dependence", "{n} dependences", len(dg.edges)).format(
+                n=len(dg.edges)
+            ),
             stall_cycles=stall_cycles(len(sim.stalls)),
             value=f" ({counts})" if counts else "",
             join=" → ".join(f"I{k + 1}" for k in path),
