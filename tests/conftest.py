@@ -2,12 +2,11 @@
 start in, the ``needs`` marker for optional tools (``tests/system_tools.py``), only the course's
 own notebooks validated (never a student's copy), and the versions installed in the header."""
 
+import os
 import re
 import sys
 from importlib import metadata
 from pathlib import Path
-
-import os
 
 import matplotlib
 import pytest

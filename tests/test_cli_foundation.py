@@ -9,8 +9,8 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-
 from conftest import FOUR_ADDS, SIX_BLOCK
+
 from lecturekit.cli import main
 from lecturekit.target.machine import PRESETS
 

@@ -5,10 +5,10 @@ import json
 from fractions import Fraction
 
 import pytest
+from conftest import SIX_BLOCK
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import SIX_BLOCK
 from lecturekit import core
 from lecturekit.errors import DeadlockError, LectureKitError, ScheduleError
 from lecturekit.llm import pipeline_parallel as ppm
