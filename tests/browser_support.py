@@ -376,7 +376,8 @@ LECTUREKIT_ERROR_CSS = (
 LECTUREKIT_ERROR_TEXT = re.compile(r"^\s*(Error:|⚠)|unexpected error|internal error", re.I)
 
 #: The step control of a lecturekit Stepper (lecturekit/widgets/common.py): an ipywidgets Button
-#: with the tooltip ``"next <step name>"`` and the label ``"step ▶"``. Other steppers may be
+#: with the CSS class ``lecturekit-step`` (``STEP_BUTTON_CLASS``; its label is "step ▶" in English,
+#: translated in the Chinese edition). Other steppers may be
 #: labelled "next", "▶|" or "step"; those are found by their text (see JS_FIND_STEPPERS).
 STEP_BUTTON_CSS = "button.jupyter-button"
 
@@ -466,6 +467,7 @@ JS_FIND_STEPPERS = r"""() => {
   const buttons = Array.from(document.querySelectorAll(
     '.jp-OutputArea-output button.jupyter-button'));
   const isStep = (b) => {
+    if (b.classList.contains('lecturekit-step')) return true;  // a lecturekit Stepper, any language
     const title = (b.getAttribute('title') || '').trim().toLowerCase();
     const text = (b.innerText || '').trim().toLowerCase();
     return title.startsWith('next') || /^step\b|\bstep\s*▶|▶\||^next\b|⏭/.test(text);
