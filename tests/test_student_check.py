@@ -195,10 +195,10 @@ def test_a_right_function_passes_and_says_what_the_hidden_tests_do(grader, env):
     )
     result = grader.check("q2", env)
     assert result.passed and result.status == "pass", result.text
-    assert result.score == result.possible == 4
+    assert result.score == result.possible == 0  # public tests are feedback: hidden ones score
     text = short(result.text)
     assert "all 3 public tests pass, so it is right on the prompt's example" in text
-    assert "Hidden tests on other inputs also count" in text
+    assert "Hidden tests on other inputs decide its points" in text
 
 
 def test_a_value_that_passes_its_form_checks_is_not_called_right(grader, env):
@@ -230,7 +230,7 @@ def test_right_on_the_example_but_a_feedback_case_fails(grader, env):
         env,
     )
     result = grader.check("q5", env)
-    assert result.status == "fail" and result.score == result.possible == 3
+    assert result.status == "fail"
     text = short(result.text)
     assert "1 of 2 public tests pass" in text
     assert "descendants must leave the graph it is given as it was" in text
@@ -261,12 +261,14 @@ def test_check_all_is_one_line_per_question(grader, env):
 
 
 def test_the_hidden_tests_are_described_as_they_are():
-    """No hidden tests: 'these are all of its tests'; a value question's: no 'other inputs'."""
+    """No hidden tests: 'these are all of its tests'; a value question's: no 'other inputs',
+    and no claim that the value is right."""
     right = [CaseResult(0, False, 2.0, True, code=">>> assert f(1) == 2, 'f(1) is 2'\n")]
     none = feedback("q1", right, {}, {}, {"kind": "code", "hidden": 0}).text
     assert none.endswith("These are all of its tests.")
     value = feedback("q1", right, {}, {}, {"kind": "value", "hidden": 1}).text
-    assert value.endswith("Hidden tests also count when your work is graded.")
+    assert "only when your work is graded" in value and "other inputs" not in value
+    assert "right on" not in value
     code = feedback("q1", right, {}, {}, {"kind": "code", "hidden": 2}).text
     assert "other inputs" in code
 

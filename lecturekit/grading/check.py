@@ -193,17 +193,12 @@ PHRASES = {
         "cell, then this one."
     ),
     "form": N_("{q}: the form of your answer is right."),
-    "form_code": N_(
-        "{q}: the form of your answer is right. Whether it computes the right thing is checked "
-        "on other inputs when your work is graded."
-    ),
     "form_value": N_(
         "{q}: the form of your answer is right. Whether its value is right is checked only "
         "when your work is graded."
     ),
     "all_tests": N_("These are all of its tests."),
-    "hidden_code": N_("Hidden tests on other inputs also count when your work is graded."),
-    "hidden_value": N_("Hidden tests also count when your work is graded."),
+    "hidden_code": N_("Hidden tests on other inputs decide its points when your work is graded."),
     "no_public": N_("{q} has no public tests: it is checked only when your work is graded."),
     "name_error": N_("{error} (run the cells above this one first)"),
     "check_fails": N_("this check fails: {statement}"),
@@ -303,27 +298,23 @@ class Feedback:
 
 
 def _all_pass(question: str, results: list[CaseResult], info: dict) -> tuple[str, str]:
-    """(text, status) when every public test passes: what they showed, and what is true of the
-    hidden tests (from the question's ``kind`` and number of ``hidden`` cases)."""
+    """(text, status) when every public test passes, saying what they showed and what is true
+    of the hidden tests, from the question's ``kind`` and number of ``hidden`` cases (recorded
+    by ``lecturekit assign``). A code question's public tests check the prompt's own example
+    (``tests/test_problem_set_table.py`` sees to it), a value question's only the form: its
+    value would be given away. Points come from the hidden tests (public ones are worth 0)."""
     n = len(results)
-    code = info.get("kind") == "code"
     hidden = int(info.get("hidden", 1))
-    if not any(r.points > 0 for r in results):  # feedback only: the form is right
-        if not hidden:
-            return _(PHRASES["form"]).format(q=question), "form"
-        said = _(PHRASES["form_code" if code else "form_value"])
-        return said.format(q=question), "form"
+    kind = info.get("kind") or ("code" if any(r.points > 0 for r in results) else "value")
+    if kind != "code" and (hidden or not any(r.points > 0 for r in results)):
+        key = "form_value" if hidden else "form"
+        return _(PHRASES[key]).format(q=question), "form"
     head = ngettext(
         "{q}: its public test passes, so it is right on the prompt's example.",
         "{q}: all {n} public tests pass, so it is right on the prompt's example.",
         n,
     ).format(q=question, n=n)
-    if not hidden:
-        tail = _(PHRASES["all_tests"])
-    elif code:
-        tail = _(PHRASES["hidden_code"])
-    else:
-        tail = _(PHRASES["hidden_value"])
+    tail = _(PHRASES["hidden_code" if hidden else "all_tests"])
     return f"{head} {tail}", "pass"
 
 
