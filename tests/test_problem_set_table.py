@@ -107,8 +107,7 @@ def _checks_an_example(source: str, functions: list[str]) -> bool:
         for n in ast.walk(tree)
     )
     compares = any(
-        isinstance(n, ast.Compare)
-        and any(isinstance(op, ast.Eq | ast.In | ast.Is) for op in n.ops)
+        isinstance(n, ast.Compare) and any(isinstance(op, ast.Eq | ast.In | ast.Is) for op in n.ops)
         for n in ast.walk(tree)
     )
     return calls and compares
