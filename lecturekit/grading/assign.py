@@ -244,7 +244,15 @@ def _otter_assign(master: Path, out: Path) -> None:
     import io
     import os
 
-    from otter.assign import main as assign
+    try:
+        from otter.assign import main as assign
+    except ImportError:
+        raise LectureKitError(
+            _(
+                "making the student notebooks needs otter-grader, the instructor's tooling: "
+                "pip install 'lecturekit[instructor]' (or pip install otter-grader)"
+            )
+        ) from None
 
     said = io.StringIO()
     here = os.getcwd()
