@@ -57,3 +57,22 @@ def test_every_option_says_its_default(command):
         if action.dest == "help" or (action.required and action.option_strings == []):
             continue
         assert action.help and "default" in action.help, f"{command} {action.dest}: {action.help}"
+
+
+def test_assign_without_otter_says_what_to_install(monkeypatch, tmp_path):
+    """A student's install has no otter-grader (grader.check needs none): assign and grade
+    say which extra brings it, without a traceback."""
+    import builtins
+
+    from lecturekit.grading import assign as assign_module
+
+    real = builtins.__import__
+
+    def no_otter(name, *args, **kwargs):
+        if name == "otter" or name.startswith("otter."):
+            raise ModuleNotFoundError(f"No module named {name!r}")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_otter)
+    with pytest.raises(LectureKitError, match=r"lecturekit\[instructor\]"):
+        assign_module._otter_assign(tmp_path / "master.ipynb", tmp_path / "out")
