@@ -7,6 +7,8 @@ lecturekit (see :mod:`.calls`). The master notebook's setup imports these conver
 
 * :func:`plain_graph` -- a dependence graph (``lecturekit.core.Graph``);
 * :func:`plain_program` -- a parsed block (``lecturekit.asm.parse``);
+* :func:`plain_loop` -- a single-block loop (``lecturekit.loops.analyze_loop``), and
+  :func:`loop_text`, the way back: a plain loop (a function's answer) as assembly text;
 * :func:`inputs_after_call` -- for a test about mutation: the function's own copies of its
   arguments after a call.
 
@@ -89,6 +91,62 @@ def plain_program(program, machine=None) -> list[dict]:
 
 #: bytes of the word the lecture's ``lw``/``sw`` access (its notation gives no size)
 WORD = 4
+
+
+def plain_instruction(ins) -> dict:
+    """One MIPS-notation instruction as a dict: ``op`` (the opcode), ``dst`` (the registers it
+    writes, a list), ``src`` (the registers it reads, in operand order, without a memory
+    operand's base; ``zero`` if written ``$zero``), ``mem`` (``None``, or ``[base, offset]`` of a
+    load or store: the address is register ``base`` plus ``offset``), ``imm`` (an immediate or
+    ``None``) and ``target`` (a branch's label or ``None``). Registers without ``$``."""
+    srcs = [str(r) for r in ins.srcs]
+    mem = None
+    if ins.mem is not None:
+        mem = [str(ins.mem.base), int(ins.mem.offset)]
+        srcs = srcs[:-1]  # the base is the last register read
+    return {
+        "op": str(ins.opcode),
+        "dst": [str(r) for r in ins.dests],
+        "src": srcs,
+        "mem": mem,
+        "imm": None if ins.imm is None else int(ins.imm),
+        "target": None if ins.target is None else str(ins.target),
+    }
+
+
+def plain_loop(loop) -> dict:
+    """A single-block loop (``lecturekit.loops.analyze_loop``) as a dict of plain data:
+
+    * ``label``: the loop's label, the branch's target;
+    * ``body``: its instructions in program order, the backward branch last, each as
+      :func:`plain_instruction` gives it (``op``, ``dst``, ``src``, ``mem``, ``imm``, ``target``);
+    * ``inductions``: ``{register: step}`` for each induction variable, a register the body
+      changes only by one ``addi register, register, step``.
+    """
+    return {
+        "label": str(loop.label),
+        "body": [plain_instruction(ins) for ins in loop.body],
+        "inductions": {str(r): int(iv.step) for r, iv in loop.inductions.items()},
+    }
+
+
+def loop_text(loop: dict) -> str:
+    """Assembly text (MIPS notation) of a plain loop ``{"label", "body"}`` as :func:`plain_loop`
+    makes it, e.g. a function's answer, so that the tests can parse and run it: each operand
+    list is ``dst``, ``src``, then ``offset($base)``, the immediate and the target."""
+    lines = []
+    for k, ins in enumerate(loop["body"]):
+        operands = [f"${r}" for r in (*ins.get("dst", ()), *ins.get("src", ()))]
+        if ins.get("mem") is not None:
+            base, offset = ins["mem"]
+            operands.append(f"{offset}(${base})")
+        if ins.get("imm") is not None:
+            operands.append(str(ins["imm"]))
+        if ins.get("target") is not None:
+            operands.append(str(ins["target"]))
+        label = f"{loop['label']}: " if k == 0 else ""
+        lines.append(f"{label}{ins['op']} {', '.join(operands)}")
+    return "\n".join(lines) + "\n"
 
 
 def inputs_after_call(fn, *args, **kwargs):
