@@ -7,6 +7,7 @@ lecturekit (see :mod:`.calls`). The master notebook's setup imports these conver
 
 * :func:`plain_graph` -- a dependence graph (``lecturekit.core.Graph``);
 * :func:`plain_program` -- a parsed block (``lecturekit.asm.parse``);
+* :func:`plain_op` -- an operator of the roofline model (``lecturekit.llm.roofline.Op``);
 * :func:`inputs_after_call` -- for a test about mutation: the function's own copies of its
   arguments after a call.
 
@@ -67,6 +68,23 @@ def plain_program(program) -> list[dict]:
         }
         for ins in program
     ]
+
+
+def plain_op(op) -> dict:
+    """An operator of the roofline model (``lecturekit.llm.roofline.Op``) as a dict: its
+    ``name``, its ``flops`` (a float) and the tensors it ``reads`` and ``writes`` (dicts: tensor
+    name -> bytes moved to or from memory, ints where whole)."""
+
+    def nbytes(value):
+        value = float(value)
+        return int(value) if value.is_integer() else value
+
+    return {
+        "name": str(op.name),
+        "flops": float(op.flops),
+        "reads": {str(t): nbytes(b) for t, b in dict(op.reads).items()},
+        "writes": {str(t): nbytes(b) for t, b in dict(op.writes).items()},
+    }
 
 
 def inputs_after_call(fn, *args, **kwargs):
