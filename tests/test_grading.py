@@ -21,16 +21,20 @@ the CSV says why.
 import csv
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 from grading_support import exercise_with, library_wrapper
 
-from lecturekit.grading import assign_one, autograder_notebook, grade_folder, questions
+from lecturekit.grading import assign_one, autograder_notebook, grade_folder, noeffort, questions
 from lecturekit.grading.run import make_plan
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import problem_set_table  # noqa: E402  (tools/problem_set_table.py)
+
 SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
 PLANTED = ROOT / "tests" / "data" / "submissions"
 
@@ -89,6 +93,10 @@ def graded(build, assigned, tmp_path_factory):
                 shutil.copy(exercise, submissions / f"{master.stem}-Copy1.ipynb")
             for name in planted_for(master):
                 shutil.copy(PLANTED / name, submissions / f"planted-{name}")
+            if exercise.exists():
+                autograder = autograder_notebook(str(master), ROOT / "solutions", build)
+                for k, nb in enumerate(noeffort.submissions(master, autograder, exercise)):
+                    nbformat.write(nb, str(submissions / f"no-effort-{k}.ipynb"))
             code = code_questions(master, build)
             if code and exercise.exists():
                 answers = {q["functions"][0]: library_wrapper(q["functions"][0]) for q in code}
@@ -99,8 +107,13 @@ def graded(build, assigned, tmp_path_factory):
             grades = grade_folder(
                 str(master), [submissions], out, solutions=ROOT / "solutions", build=build, jobs=2
             )
-            rows = {Path(r["submission"]).name: r for r in csv.DictReader(out.open())}
-            runs[master] = {"grades": {g.submission: g for g in grades}, "rows": rows}
+            with out.open(encoding="utf-8-sig") as fh:  # written with a BOM, for Excel
+                rows = {Path(r["submission"]).name: r for r in csv.DictReader(fh)}
+            runs[master] = {
+                "grades": {g.submission: g for g in grades},
+                "rows": rows,
+                "rubrics": (folder / "grades-rubrics.md"),
+            }
         return runs[master]
 
     return get
@@ -188,3 +201,49 @@ def test_planted_submission_scores_exactly_as_expected(planted, graded):
     assert g.scores == pytest.approx(expected["scores"]), g.notes
     for note in expected.get("notes", []):
         assert any(note in n for n in g.notes), g.notes
+
+
+@pytest.mark.parametrize("master", SOLUTIONS, ids=lambda p: p.stem)
+def test_no_effort_submissions_score_zero(master, graded):
+    """Issue 26, item 3: submissions built from the exercise with no effort (constants of each
+    answer's type and shape, the public tests' values, functions returning the model's result on
+    the public example or a table of the public examples: :mod:`lecturekit.grading.noeffort`)
+    score 0 on every question. They are graded in the set's one run."""
+    run = graded(master)
+    made = {n: g for n, g in run["grades"].items() if n.startswith("no-effort-")}
+    assert len(made) == noeffort.COUNT, sorted(run["grades"])
+    earned = {n: {q: s for q, s in g.scores.items() if s} for n, g in sorted(made.items())}
+    assert not any(earned.values()), f"points for no effort: {earned}"
+
+
+@pytest.mark.parametrize("master", SOLUTIONS, ids=lambda p: p.stem)
+def test_the_table_of_problem_sets_shows_the_measured_no_effort_score(master, graded):
+    """CONTRIBUTING's table (tools/problem_set_table.py) says what this run measures."""
+    run = graded(master)
+    best = max(g.total for n, g in run["grades"].items() if n.startswith("no-effort-"))
+    possible = sum(auto_points(master).values())
+    shown = problem_set_table.no_effort_scores(problem_set_table.FILE.read_text("utf-8"))
+    assert shown.get(master.stem[:2]) == problem_set_table.score_text(best, possible), (
+        f"run `python tools/problem_set_table.py --measure {master.stem[:2]}`"
+    )
+
+
+@pytest.mark.parametrize("master", SOLUTIONS, ids=lambda p: p.stem)
+def test_manual_questions_have_a_rubric_the_instructor_sees_and_the_student_does_not(
+    master, graded
+):
+    """Issue 26, item 5: each manual question's ``rubric:`` is in the grading output (the
+    rubric sheet beside the CSV) and in neither edition of the exercise."""
+    manual = [q for q in questions(master) if q.manual]
+    if not manual:
+        pytest.skip("no manual questions")
+    missing = [q.name for q in manual if not q.rubric]
+    assert not missing, f"manual questions without `rubric:` in their config: {missing}"
+    sheet = graded(master)["rubrics"].read_text(encoding="utf-8-sig")
+    exercises = [ROOT / "exercises" / master.name, ROOT / "exercises" / "zh" / master.name]
+    student = "\n".join(p.read_text(encoding="utf-8") for p in exercises if p.exists())
+    for q in manual:
+        assert f"## {q.name} ({q.points:g} points)" in sheet
+        for c in q.rubric:
+            assert c.criterion.replace("|", "\\|") in sheet
+            assert c.criterion not in student and json.dumps(c.criterion)[1:-1] not in student

@@ -58,7 +58,7 @@ def grade(master, folder, build, tmp_path, **kw):
     grades = grade_folder(
         str(master), [folder], out, solutions=ROOT / "solutions", build=build, **kw
     )
-    rows = {Path(r["submission"]).name: r for r in csv.DictReader(out.open())}
+    rows = {Path(r["submission"]).name: r for r in csv.DictReader(out.open(encoding="utf-8-sig"))}
     return {g.submission: g for g in grades}, rows
 
 

@@ -67,7 +67,7 @@ def graded(tmp_path_factory):
     grades = grade_folder(
         NAME, [submissions], out, solutions=ROOT / "solutions", build=tmp / "build", jobs=2
     )
-    rows = {Path(r["submission"]).name: r for r in csv.DictReader(out.open())}
+    rows = {Path(r["submission"]).name: r for r in csv.DictReader(out.open(encoding="utf-8-sig"))}
     return {g.submission: g for g in grades}, rows
 
 

@@ -11,33 +11,144 @@ from pathlib import Path
 
 from ..errors import LectureKitError
 
-
 # -- reading master notebooks ---------------------------------------------------------------
+#: what a question asks for: a function (``code``), a value worked out by hand and checked
+#: (``value``), or prose an instructor reads (``manual``)
+KINDS = ("code", "value", "manual")
+
+
+@dataclass(frozen=True)
+class Criterion:
+    """One line of a manual question's rubric: what earns ``points``."""
+
+    points: float
+    criterion: str
+
+
 @dataclass(frozen=True)
 class Question:
+    """A question of a master notebook. ``kind`` is its config's ``kind:``, else derived:
+    ``manual`` for a manual question, ``code`` when its solution defines a function, else
+    ``value``. ``rubric`` (manual questions) comes from its config's ``rubric:``; ``prompt``
+    and ``answer`` are the prompt's and the model answer's text (for the instructor's rubric
+    sheet)."""
+
     name: str
     points: float
     manual: bool
+    kind: str = "value"
+    rubric: tuple[Criterion, ...] = ()
+    prompt: str = ""
+    answer: str = ""
+
+
+def question_config(master, text: str) -> dict:
+    """The YAML config of a ``# BEGIN QUESTION`` cell, checked: a name; ``kind:`` one of
+    :data:`KINDS` and ``manual`` exactly when ``kind: manual``; ``rubric:`` (manual questions
+    only) a list of ``{points, criterion}`` whose points add up to the question's."""
+    import yaml
+
+    try:
+        config = yaml.safe_load(text.split("\n", 1)[1] if "\n" in text else "") or {}
+    except yaml.YAMLError as exc:
+        raise LectureKitError(
+            f"{master}: a question's config is not YAML ({exc}): {text!r}"
+        ) from None
+    if not isinstance(config, dict) or "name" not in config:
+        raise LectureKitError(f"{master}: a question has no name: {text!r}")
+    name = config["name"]
+    kind = config.get("kind")
+    if kind is not None and kind not in KINDS:
+        raise LectureKitError(
+            f"{master}: question {name}: `kind: {kind}`: give one of {', '.join(KINDS)}"
+        )
+    if kind is not None and (kind == "manual") != bool(config.get("manual")):
+        raise LectureKitError(
+            f"{master}: question {name}: `kind: manual` goes with `manual: true`, and only with it"
+        )
+    rubric = config.get("rubric")
+    if rubric is not None:
+        if not config.get("manual"):
+            raise LectureKitError(
+                f"{master}: question {name}: a `rubric:` is for a manual question (its tests "
+                "are the rubric of an autograded one)"
+            )
+        ok = (
+            isinstance(rubric, list)
+            and rubric
+            and all(
+                isinstance(item, dict)
+                and set(item) == {"points", "criterion"}
+                and isinstance(item["points"], int | float)
+                and not isinstance(item["points"], bool)
+                and item["points"] > 0
+                and isinstance(item["criterion"], str)
+                and item["criterion"].strip()
+                for item in rubric
+            )
+        )
+        if not ok:
+            raise LectureKitError(
+                f"{master}: question {name}: `rubric:` must be a list of "
+                "{points: N, criterion: text} items, each worth more than 0 points"
+            )
+        total = sum(item["points"] for item in rubric)
+        if abs(total - float(config.get("points", 1))) > 1e-9:
+            raise LectureKitError(
+                f"{master}: question {name}: its rubric's points add up to {total:g}, "
+                f"the question is worth {float(config.get('points', 1)):g}"
+            )
+    return config
 
 
 def questions(master: str | Path) -> list[Question]:
-    """The questions of a master notebook, in order, with their points and manual flag."""
+    """The questions of a master notebook, in order, with their points, kind and rubric."""
     import nbformat
-    import yaml
 
     nb = nbformat.read(str(master), as_version=4)
-    found = []
+    functions = {q for q, names in answer_types(nb).items() if "function" in names.values()}
+    found: list[Question] = []
+    config: dict | None = None
+    prompt: list[str] = []
+    answer: list[str] = []
+    where = None
     for cell in nb.cells:
         text = cell.source.strip()
         if cell.cell_type == "raw" and text.startswith("# BEGIN QUESTION"):
-            config = yaml.safe_load(text.split("\n", 1)[1] if "\n" in text else "") or {}
-            if "name" not in config:
-                raise LectureKitError(f"{master}: a question has no name: {text!r}")
+            config, prompt, answer, where = question_config(master, text), [], [], "prompt"
+            continue
+        if config is None:
+            continue
+        if cell.cell_type == "raw" and text.startswith("# BEGIN SOLUTION"):
+            where = "answer"
+        elif cell.cell_type == "raw" and text.startswith(("# END SOLUTION", "# BEGIN TESTS")):
+            where = None
+        elif cell.cell_type == "raw" and text.startswith("# END QUESTION"):
+            name = str(config["name"])
+            manual = bool(config.get("manual"))
+            kind = config.get("kind") or (
+                "manual" if manual else "code" if name in functions else "value"
+            )
+            rubric = tuple(
+                Criterion(float(item["points"]), str(item["criterion"]).strip())
+                for item in config.get("rubric") or ()
+            )
             found.append(
                 Question(
-                    str(config["name"]), float(config.get("points", 1)), bool(config.get("manual"))
+                    name,
+                    float(config.get("points", 1)),
+                    manual,
+                    kind,
+                    rubric,
+                    "\n\n".join(prompt),
+                    "\n\n".join(answer),
                 )
             )
+            config = None
+        elif where == "prompt" and cell.cell_type == "markdown":
+            prompt.append(text)
+        elif where == "answer" and cell.cell_type in ("markdown", "code"):
+            answer.append(text)
     return found
 
 
@@ -77,7 +188,10 @@ def assign_one(master: Path, exercises: Path, build: Path) -> Path:
     else:
         raise LectureKitError(f"{master}: otter assign made no init cell (set init_cell: true)")
     stable_cell_ids(student, [c.get("id") for c in source.cells])
-    student.metadata["lecturekit"] = {"answers": answer_types(source)}
+    student.metadata["lecturekit"] = {
+        "answers": answer_types(source),
+        "questions": question_summary(master, out / "autograder" / master.name),
+    }
     packages = allowed_packages(source)
     if packages:
         student.metadata["lecturekit"]["packages"] = packages
@@ -85,6 +199,19 @@ def assign_one(master: Path, exercises: Path, build: Path) -> Path:
     target = exercises / master.name
     nbformat.write(student, str(target))
     return target
+
+
+def question_summary(master: Path, autograder: Path) -> dict[str, dict]:
+    """Per question, what ``grader.check`` needs to say true things about the tests it cannot
+    see: its ``kind`` (code, value, manual) and how many ``hidden`` test cases grade it."""
+    import nbformat
+
+    tests = nbformat.read(str(autograder), as_version=4).metadata.get("otter", {}).get("tests", {})
+    summary = {}
+    for q in questions(master):
+        cases = tests.get(q.name, {}).get("suites", [{}])[0].get("cases", [])
+        summary[q.name] = {"kind": q.kind, "hidden": sum(bool(c.get("hidden")) for c in cases)}
+    return summary
 
 
 def _otter_assign(master: Path, out: Path) -> None:

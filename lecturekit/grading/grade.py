@@ -161,7 +161,8 @@ def grade_folder(
     manual = [q for q in qs if q.manual]
     possible = sum(q.points for q in auto)
     output.parent.mkdir(parents=True, exist_ok=True)
-    with output.open("w", newline="", encoding="utf-8") as fh:
+    # UTF-8 with a byte-order mark: Excel on a Chinese Windows reads a CSV without one as GBK
+    with output.open("w", newline="", encoding="utf-8-sig") as fh:
         writer = csv.writer(fh)
         writer.writerow(
             [
@@ -186,7 +187,39 @@ def grade_folder(
                     printable("; ".join(g.notes), 2000),
                 ]
             )
+    if manual:
+        write_rubrics(rubrics_path(output), master, manual)
     return grades
+
+
+def rubrics_path(output: Path) -> Path:
+    """Where the rubric sheet of the manual questions goes: beside the CSV, named after it
+    (``grades.csv`` -> ``grades-rubrics.md``)."""
+    return output.with_name(f"{output.stem}-rubrics.md")
+
+
+def _cell(text: str) -> str:
+    """``text`` as one cell of a Markdown table."""
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def write_rubrics(path: Path, master: Path, manual: list) -> Path:
+    """The instructor's sheet for the questions graded by hand: per question its points, the
+    prompt, the rubric from the master (``rubric:`` in the question's config; the student's
+    notebook never holds it) and the model answer. Markdown, UTF-8 with a byte-order mark."""
+    lines = [f"# {master.stem}: questions graded by hand", ""]
+    for q in manual:
+        lines += [f"## {q.name} ({q.points:g} points)", "", q.prompt, ""]
+        if q.rubric:
+            lines += ["| points | criterion |", "| --- | --- |"]
+            lines += [f"| {c.points:g} | {_cell(c.criterion)} |" for c in q.rubric]
+        else:
+            lines += ["_No rubric in the master: add `rubric:` to this question's config._"]
+        if q.answer:
+            lines += ["", "Model answer:", "", q.answer]
+        lines.append("")
+    path.write_text("\n".join(lines), encoding="utf-8-sig")
+    return path
 
 
 def submission_files(submissions: list[Path]) -> list[Path]:

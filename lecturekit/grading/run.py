@@ -62,6 +62,7 @@ from pathlib import Path
 
 from ..errors import LectureKitError
 from .calls import CalleeGone, Channel, Functions, Remote
+from .oktests import case_points, run_question, score  # noqa: F401 - case_points: its old place
 from .protocol import (  # noqa: F401 - FRAME_LIMIT ... send: the names this module had before
     FRAME_LIMIT,
     Unencodable,
@@ -325,49 +326,10 @@ def _trusted_tests(plan: dict, job: Job, values: dict, calls: dict[str, Function
     return scores
 
 
-def case_points(spec: dict) -> list[float]:
-    """Each test case's points, resolved as otter-grader does (``resolve_test_file_points``)."""
-    cases = spec["suites"][0]["cases"]
-    total = spec.get("points")
-    given = [c.get("points") for c in cases]
-    if isinstance(total, list):
-        given, total = list(total), None
-    fixed = sum(p for p in given if p is not None)
-    free = sum(p is None for p in given)
-    if total is not None:
-        each = (total - fixed) / free if free else 0.0
-    elif fixed == 0:
-        each = 1 / free if free else 0.0
-    else:
-        each = 0.0
-    return [float(p) if p is not None else each for p in given]
-
-
 def run_ok_test(spec: dict, env: dict) -> float:
     """Points earned on one otter OK-format question (doctest cases run in ``env``), computed
     as ``otter.test_files.OKTestFile`` does, without importing otter (seconds per process)."""
-    import contextlib
-    import doctest
-    import io
-    from textwrap import dedent
-
-    points = case_points(spec)
-    passed = []
-    for i, case in enumerate(spec["suites"][0]["cases"]):
-        name = f"{spec['name']} {i}"
-        body = dedent(case["code"])
-        examples = doctest.DocTestParser().parse(body, name)
-        test = doctest.DocTest(
-            [e for e in examples if isinstance(e, doctest.Example)], env, name, None, None, body
-        )
-        runner = doctest.DocTestRunner(verbose=False)
-        sink = io.StringIO()
-        with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
-            result = runner.run(test, clear_globs=False)
-        passed.append(result.failed == 0)
-    if spec.get("all_or_nothing"):
-        return sum(points) if all(passed) else 0.0
-    return sum(p for p, ok in zip(points, passed, strict=True) if ok)
+    return score(spec, run_question(spec, env))
 
 
 # -- the plan: what the parent reads from the master and the autograder before any run ---------
@@ -378,7 +340,8 @@ def _markers(cell) -> str:
 def make_plan(master: Path, autograder: Path) -> dict:
     """Setup code, answer names, tests and allowed packages of a problem set (validated)."""
     import nbformat
-    import yaml
+
+    from .assign import question_config
 
     nb = nbformat.read(str(master), as_version=4)
     tests = nbformat.read(str(autograder), as_version=4).metadata.get("otter", {}).get("tests", {})
@@ -389,8 +352,7 @@ def make_plan(master: Path, autograder: Path) -> dict:
     for cell in nb.cells:
         marker = _markers(cell)
         if marker.startswith("# BEGIN QUESTION"):
-            text = cell.source.strip()
-            config = yaml.safe_load(text.split("\n", 1)[1] if "\n" in text else "") or {}
+            config = question_config(master, cell.source.strip())
             if "forbidden" in config:
                 raise LectureKitError(
                     f"{master}: question {config.get('name')}: `forbidden:` is gone (a code "
@@ -447,6 +409,11 @@ def make_plan(master: Path, autograder: Path) -> dict:
         if q["name"] not in tests:
             raise LectureKitError(f"{autograder}: no tests for question {q['name']}")
         q["tests"] = tests[q["name"]]
+        if not any(p > 0 for p in case_points(q["tests"])):
+            raise LectureKitError(
+                f"{master}: question {q['name']}: no test case carries points (each is "
+                "`points: 0`): points come from the tests of correctness"
+            )
         q["values"] = [v for v in q["values"] if v not in q["functions"]]
     return {"notebook_name": master.name, "setup": "\n".join(setup), "questions": auto}
 
