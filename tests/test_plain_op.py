@@ -22,3 +22,27 @@ def test_plain_op_keeps_flops_and_every_tensor():
         assert sum(plain["reads"].values()) + sum(plain["writes"].values()) == op.bytes_moved
         assert all(type(b) is int for b in [*plain["reads"].values(), *plain["writes"].values()])
         assert decode(encode(plain)) == plain
+
+
+def test_plain_timed_program_gives_each_opcode_its_latency_and_units():
+    from lecturekit.asm import parse
+    from lecturekit.grading.plain import plain_program, plain_timed_program
+    from lecturekit.target.machine import preset
+    from lecturekit.target.pipeline import simulate
+
+    block = "fld ft0, 0(a1)\nfdiv.d ft1, ft0, ft2\ndiv a0, a1, a2\nadd a3, zero, a0\n"
+    program = parse(block, notation="riscv")
+    for name in ("rocket-rv64", "sifive-7-rv64"):
+        m = preset(name)
+        timed = plain_timed_program(program, m)
+        assert [{k: v for k, v in d.items() if k not in ("latency", "holds")} for d in timed] == (
+            plain_program(program)
+        )
+        sim = simulate(program, m)
+        # the latency is what a reader waits for: the simulator's result cycle minus the issue
+        assert [d["latency"] for d in timed] == [
+            sim.finish[k] - sim.issue[k] for k in range(len(program))
+        ]
+        assert decode(encode(timed)) == timed
+    rocket = plain_timed_program(program, preset("rocket-rv64"))
+    assert rocket[1]["holds"] == [("FPDivSqrt", 20)] and rocket[2]["holds"] == [("IDiv", 33)]

@@ -6,7 +6,8 @@ lecturekit (see :mod:`.calls`). The master notebook's setup imports these conver
 (trusted) and the student's notebook (for exploring and the public tests) make the same data:
 
 * :func:`plain_graph` -- a dependence graph (``lecturekit.core.Graph``);
-* :func:`plain_program` -- a parsed block (``lecturekit.asm.parse``);
+* :func:`plain_program` -- a parsed block (``lecturekit.asm.parse``); :func:`plain_timed_program`
+  adds each instruction's timing on a machine;
 * :func:`plain_op` -- an operator of the roofline model (``lecturekit.llm.roofline.Op``);
 * :func:`inputs_after_call` -- for a test about mutation: the function's own copies of its
   arguments after a call.
@@ -87,6 +88,19 @@ def plain_program(program) -> list[dict]:
 
 #: bytes of the word the lecture's ``lw``/``sw`` access (its notation gives no size)
 WORD = 4
+
+
+def plain_timed_program(program, machine) -> list[dict]:
+    """:func:`plain_program` with each instruction's timing on ``machine`` (a
+    ``lecturekit.target.machine.Machine``, per opcode on the real-core presets): ``latency``, the
+    cycles from its issue until its result is ready, and ``holds``, the ``(unit, cycles)`` pairs of
+    the functional units it occupies from its issue."""
+    out = plain_program(program)
+    for entry, ins in zip(out, program, strict=True):
+        timing = machine.timing(machine.timing_key(ins))
+        entry["latency"] = int(timing.execute_cycles)
+        entry["holds"] = [(str(unit), int(cycles)) for unit, cycles in timing.holds()]
+    return out
 
 
 def plain_op(op) -> dict:
