@@ -499,14 +499,16 @@ def edition_problems(
         elif a.get("outputs") and not b.get("outputs"):
             stale(cid, _("not run: no outputs"))
     meta = dict(zh.metadata)
-    edition_meta = meta.pop("lecturekit", {})
+    edition_meta = dict(meta.pop("lecturekit", {}))
     english_meta = dict(en.metadata)
-    english_meta.pop("lecturekit", None)
+    english_lecturekit = dict(english_meta.pop("lecturekit", {}))
     messages = {m["en"]: m["zh"] for m in load_messages(translation) if m.get("zh")}
+    own = {key: edition_meta.pop(key, None) for key in ("edition", "translated_from", "messages")}
     if (
         meta != english_meta
-        or edition_meta.get("edition") != lang
-        or (edition_meta.get("messages", {}) != messages)
+        or edition_meta != english_lecturekit  # what assign records: answers, questions ...
+        or own["edition"] != lang
+        or (own["messages"] or {}) != messages
     ):
         stale("metadata", _("the notebook's metadata is not what build writes"))
     return problems

@@ -26,20 +26,25 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from grading_support import exercise_with
+from grading_support import demo_course, exercise_with
 
-from lecturekit.grading import autograder_notebook, grade_folder, limits, questions, sandbox
+from lecturekit.grading import grade_folder, limits, questions, sandbox
 from lecturekit.grading.protocol import decode, encode
 
 ROOT = Path(__file__).resolve().parents[1]
-PS04 = ROOT / "solutions" / "04_list_scheduling.ipynb"
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap not installed")
 
 
 @pytest.fixture(scope="module")
-def build(tmp_path_factory):
-    return tmp_path_factory.mktemp("otter-build")
+def demo(tmp_path_factory):
+    """A course holding the demo problem set (tests/data/problem_set/99_demo.ipynb), assigned."""
+    return demo_course(tmp_path_factory.mktemp("demo-course"))
+
+
+@pytest.fixture(scope="module")
+def build(demo):
+    return demo["build"]
 
 
 def fingerprint(*places: Path) -> dict[str, str]:
@@ -55,26 +60,28 @@ def points(master):
 
 def grade(master, folder, build, tmp_path, **kw):
     out = tmp_path / "grades.csv"
-    grades = grade_folder(
-        str(master), [folder], out, solutions=ROOT / "solutions", build=build, **kw
-    )
+    grades = grade_folder(str(master), [folder], out, solutions=master.parent, build=build, **kw)
     rows = {Path(r["submission"]).name: r for r in csv.DictReader(out.open(encoding="utf-8-sig"))}
     return {g.submission: g for g in grades}, rows
 
 
-# -- the attacks of issue 14 on problem set 04 ------------------------------------------------
+# -- the attacks of issue 14 on the demo problem set -------------------------------------------
 GOOD_Q1 = "q1_heights = [8, 5, 5, 2, 2, 2]"
 
 
-def attacks(build: Path) -> dict[str, tuple[object, dict[str, float]]]:
+def attacks(demo: dict) -> dict[str, tuple[object, dict[str, float]]]:
     """name -> (notebook, deserved scores of the questions not listed: 0)."""
-    solution_path = str(PS04)
-    autograder = str(build / PS04.stem / "autograder" / PS04.name)
+    master, build = demo["master"], demo["build"]
+    solution_path = str(master)
+    autograder = str(demo["autograder"])
+
+    def ex(answers, extra):
+        return exercise_with(master, answers, extra, demo["exercise"])
+
     wrong: dict[str, str] = {}  # the exercise's own `...`: deserves 0
     out = {}
     out["a_check_patched"] = (
-        exercise_with(
-            PS04,
+        ex(
             wrong,
             [
                 (
@@ -89,8 +96,7 @@ def attacks(build: Path) -> dict[str, tuple[object, dict[str, float]]]:
         {},
     )
     out["b_printed_marker"] = (
-        exercise_with(
-            PS04,
+        ex(
             wrong,
             [
                 (
@@ -109,8 +115,7 @@ def attacks(build: Path) -> dict[str, tuple[object, dict[str, float]]]:
         {},
     )
     out["c_int_subclass"] = (
-        exercise_with(
-            PS04,
+        ex(
             {
                 "q1_heights": "class I(int):\n    __eq__ = lambda s, o: True\n"
                 "    __hash__ = int.__hash__\n"
@@ -126,8 +131,7 @@ def attacks(build: Path) -> dict[str, tuple[object, dict[str, float]]]:
         {},
     )
     out["d_shadowing"] = (
-        exercise_with(
-            PS04,
+        ex(
             {
                 "height": "def height(graph, i):\n    return None",
                 "descendants": "def descendants(graph, i):\n    return None",
@@ -161,7 +165,7 @@ def attacks(build: Path) -> dict[str, tuple[object, dict[str, float]]]:
         "    if root.startswith(('/proc', '/sys', '/usr', '/root', '/dev')):\n"
         "        dirs[:] = []\n"
         "    paths += [os.path.join(root, f) for f in files if f == "
-        f"{PS04.name!r}]\n"
+        f"{master.name!r}]\n"
         "for p in paths:\n"
         "    try:\n"
         "        nb = json.load(open(p))\n"
@@ -174,10 +178,9 @@ def attacks(build: Path) -> dict[str, tuple[object, dict[str, float]]]:
         "            except Exception:\n"
         "                pass"
     )
-    out["e_reads_solutions"] = (exercise_with(PS04, {}, [("descendants", reader)]), {})
+    out["e_reads_solutions"] = (ex({}, [("descendants", reader)]), {})
     out["f_forges_and_kills"] = (
-        exercise_with(
-            PS04,
+        ex(
             wrong,
             [
                 (
@@ -201,14 +204,13 @@ def attacks(build: Path) -> dict[str, tuple[object, dict[str, float]]]:
         {},
     )
     out["g_tampers_with_files"] = (
-        exercise_with(
-            PS04,
+        ex(
             wrong,
             [
                 (
                     "",
                     "import json, os, shutil\n"
-                    f"for path in [{autograder!r}, {str(ROOT / 'exercises' / PS04.name)!r}]:\n"
+                    f"for path in [{autograder!r}, {str(demo['exercise'])!r}]:\n"
                     "    try:\n"
                     "        nb = json.load(open(path))\n"
                     "        for t in nb['metadata']['otter']['tests'].values():\n"
@@ -232,8 +234,7 @@ def attacks(build: Path) -> dict[str, tuple[object, dict[str, float]]]:
         {},
     )
     out["h_runaway_after_q1"] = (
-        exercise_with(
-            PS04,
+        ex(
             {"q1_heights": GOOD_Q1},
             [
                 (
@@ -246,8 +247,7 @@ def attacks(build: Path) -> dict[str, tuple[object, dict[str, float]]]:
         {"q1": 2},
     )
     out["i_deletes_its_dirs"] = (
-        exercise_with(
-            PS04,
+        ex(
             {"q1_heights": GOOD_Q1},
             [
                 (
@@ -282,7 +282,7 @@ def attacks(build: Path) -> dict[str, tuple[object, dict[str, float]]]:
         "    return PRIORITIES['descendants'].compute(graph)[i]"
     )
     out["j_wraps_the_library"] = (
-        exercise_with(PS04, {}, [("descendants", wrappers)]),
+        ex({}, [("descendants", wrappers)]),
         {},
     )
     # plain misbehaviour, each breaking only itself: a cell that raises, one that never ends,
@@ -294,12 +294,11 @@ def attacks(build: Path) -> dict[str, tuple[object, dict[str, float]]]:
         "for name in os.listdir('.'):\n"
         "    os.remove(name)"
     )
-    out["k_raises"] = (exercise_with(PS04, {}, [("", "raise RuntimeError('boom')")]), {})
-    out["l_loops"] = (exercise_with(PS04, {}, [("", "while True:\n    pass")]), {})
-    out["m_deletes"] = (exercise_with(PS04, {}, [("", deletes)]), {})
+    out["k_raises"] = (ex({}, [("", "raise RuntimeError('boom')")]), {})
+    out["l_loops"] = (ex({}, [("", "while True:\n    pass")]), {})
+    out["m_deletes"] = (ex({}, [("", deletes)]), {})
     out["q_escapes\x1b[2K"] = (
-        exercise_with(
-            PS04,
+        ex(
             {"q1_heights": "q1_heights = type('\\x1b]52;c;ZXZpbA==\\x07\\x1b[1A14/14', (), {})()"},
             [],
         ),
@@ -316,33 +315,33 @@ def attacks(build: Path) -> dict[str, tuple[object, dict[str, float]]]:
         "        )"
     )
     out["r_forged_value"] = (
-        exercise_with(
-            PS04, {"q1_heights": GOOD_Q1, "q4_length": "q4_length = 'forged'"}, [("", forge)]
-        ),
+        ex({"q1_heights": GOOD_Q1, "q4_length": "q4_length = 'forged'"}, [("", forge)]),
         {"q1": 2},
     )
     return out
 
 
-def test_attacks_score_what_they_deserve_and_touch_nothing(build, tmp_path):
-    autograder_notebook(str(PS04), ROOT / "solutions", build)  # made before the run
+def test_attacks_score_what_they_deserve_and_touch_nothing(demo, build, tmp_path):
+    master = demo["master"]
     folder = tmp_path / "submissions"
     folder.mkdir()
-    shutil.copy(PS04, folder / "z_good.ipynb")
-    cases = attacks(build)
+    shutil.copy(master, folder / "z_good.ipynb")
+    cases = attacks(demo)
     for name, (nb, _) in cases.items():
         nbformat.write(nb, str(folder / f"{name}.ipynb"))
-    (folder / "n_symlink.ipynb").symlink_to(PS04)  # what unzip makes of `zip --symlinks`
+    (folder / "n_symlink.ipynb").symlink_to(master)  # what unzip makes of `zip --symlinks`
     os.mkfifo(folder / "o_fifo.ipynb")
     (folder / "p_zero.ipynb").symlink_to("/dev/zero")
     keep = tmp_path / "instructor_file.txt"  # beside the submissions' folder
     keep.write_text("do not delete")
     # the files the attacks go for (other problem sets may be edited by others while this runs)
-    watched = [PS04, ROOT / "exercises" / PS04.name, build, keep]
+    watched = [master, demo["exercise"], build, keep]
     before = fingerprint(*watched)
-    grades, rows = grade(PS04, folder, build, tmp_path, cell_timeout=5, question_timeout=10, jobs=2)
+    grades, rows = grade(
+        master, folder, build, tmp_path, cell_timeout=5, question_timeout=10, jobs=2
+    )
     assert fingerprint(*watched) == before, "the run changed an instructor file"
-    full = points(PS04)
+    full = points(master)
     assert grades["z_good.ipynb"].scores == pytest.approx(full), grades["z_good.ipynb"].notes
     assert float(rows["z_good.ipynb"]["total"]) == sum(full.values())
     for name, (_, deserved) in cases.items():
@@ -371,7 +370,7 @@ def test_attacks_score_what_they_deserve_and_touch_nothing(build, tmp_path):
     escaped = next(g for n, g in grades.items() if n.startswith("q_escapes"))
     assert "\\x1b" in escaped.submission and "\x1b" not in escaped.submission
     assert any("\\x1b]52;c;" in n for n in escaped.notes), escaped.notes
-    text = (tmp_path / "grades.csv").read_text()
+    text = (tmp_path / "grades.csv").read_text(encoding="utf-8-sig")
     assert not any(ord(c) < 32 and c not in "\r\n" or 0x7F <= ord(c) <= 0x9F for c in text)
     # a value that cannot be decoded costs that answer only
     forged = grades["r_forged_value.ipynb"]
@@ -507,30 +506,30 @@ def test_the_call_sandbox_has_the_standard_library_only():
         assert done.stdout.strip() == allowed, done.stderr
 
 
-def mutating_submission(master: Path):
-    """PS10 q5's attack: zero the inputs in place, return zeros of the right shapes."""
+def mutating_submission(demo: dict):
+    """The attack of PS10 q5 on the demo's q5: empty the graph in place, return 0."""
     return exercise_with(
-        master,
+        demo["master"],
         {
-            "column_parallel": "import numpy as np\n"
-            "def column_parallel(x, a, t):\n"
-            "    x[...] = 0\n"
-            "    a[...] = 0\n"
-            "    return [np.zeros((x.shape[0], b.shape[1])) for b in np.array_split(a, t, axis=1)]"
+            "descendants": "def descendants(graph, i):\n"
+            "    for edges in graph['succs']:\n"
+            "        edges.clear()\n"
+            "    return 0"
         },
         [],
+        demo["exercise"],
     )
 
 
-def test_mutated_arguments_never_reach_the_expected_value(build, tmp_path):
-    """Every call gets fresh copies: zeroing the inputs and returning zeros scores 0 on PS10 q5
-    (it scored full marks when mutated arguments were copied back)."""
-    master = ROOT / "solutions" / "10_parallelism_and_collectives.ipynb"
-    autograder_notebook(str(master), ROOT / "solutions", build)
+def test_mutated_arguments_never_reach_the_expected_value(demo, build, tmp_path):
+    """Every call gets fresh copies: emptying the graph it is given and returning 0 scores 0 on
+    the demo's q5, whose hidden test computes the expected value from the same plain data after
+    the calls (PS10 q5 scored full marks this way when mutated arguments were copied back)."""
+    master = demo["master"]
     folder = tmp_path / "submissions"
     folder.mkdir()
     shutil.copy(master, folder / "good.ipynb")
-    nbformat.write(mutating_submission(master), str(folder / "zeroes.ipynb"))
+    nbformat.write(mutating_submission(demo), str(folder / "zeroes.ipynb"))
     grades, _ = grade(master, folder, build, tmp_path, cell_timeout=10, question_timeout=20)
     assert grades["good.ipynb"].scores == pytest.approx(points(master)), grades["good.ipynb"].notes
     assert grades["zeroes.ipynb"].scores["q5"] == 0
@@ -658,11 +657,13 @@ def test_memory_counts_all_processes_together(tmp_path):
     assert done.stdout.strip() in ("0", "1"), (done.stdout, done.returncode)
 
 
-def test_a_full_scratch_and_a_fork_bomb_beside_solutions_take_nothing_from_them(build, tmp_path):
+def test_a_full_scratch_and_a_fork_bomb_beside_solutions_take_nothing_from_them(
+    demo, build, tmp_path
+):
     """Submissions that fill every writable place and then sleep, hold their processes or fill
     memory, graded with --jobs 2 between copies of the solution: the solutions keep full marks."""
     need_groups()
-    autograder_notebook(str(PS04), ROOT / "solutions", build)
+    master = demo["master"]
     folder = tmp_path / "submissions"
     folder.mkdir()
     fill = (
@@ -689,24 +690,25 @@ def test_a_full_scratch_and_a_fork_bomb_beside_solutions_take_nothing_from_them(
     hog = "blocks = []\nwhile True:\n    blocks.append(bytearray(64 << 20))"
     attackers = {"a_fill": fill, "c_bomb": bomb, "e_hog": hog}
     for name, source in attackers.items():
-        nbformat.write(exercise_with(PS04, {}, [("", source)]), str(folder / f"{name}.ipynb"))
+        submission = exercise_with(master, {}, [("", source)], demo["exercise"])
+        nbformat.write(submission, str(folder / f"{name}.ipynb"))
     for name in ("b_good", "d_good", "f_good"):
-        shutil.copy(PS04, folder / f"{name}.ipynb")
-    grades, _ = grade(PS04, folder, build, tmp_path, cell_timeout=8, question_timeout=20, jobs=2)
+        shutil.copy(master, folder / f"{name}.ipynb")
+    grades, _ = grade(master, folder, build, tmp_path, cell_timeout=8, question_timeout=20, jobs=2)
     for name in ("b_good", "d_good", "f_good"):
         g = grades[f"{name}.ipynb"]
-        assert g.scores == pytest.approx(points(PS04)) and g.errors == 0, (name, g.notes)
+        assert g.scores == pytest.approx(points(master)) and g.errors == 0, (name, g.notes)
     for name in attackers:
         assert grades[f"{name}.ipynb"].total == 0
 
 
-def test_an_unenforceable_limit_refuses_unless_unsafe(build, monkeypatch):
+def test_an_unenforceable_limit_refuses_unless_unsafe(demo, monkeypatch):
     from lecturekit.errors import LectureKitError
     from lecturekit.grading.run import Grader
 
-    autograder = autograder_notebook(str(PS04), ROOT / "solutions", build)
+    master, autograder = demo["master"], demo["autograder"]
     monkeypatch.setattr(limits, "unenforced", lambda exe: ["memory of all processes together"])
     with pytest.raises(LectureKitError, match="--unsafe"):
-        Grader(PS04, autograder)
-    with Grader(PS04, autograder, unsafe=True) as grader:
+        Grader(master, autograder)
+    with Grader(master, autograder, unsafe=True) as grader:
         assert grader.unenforced == ["memory of all processes together"]

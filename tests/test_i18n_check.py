@@ -1,33 +1,52 @@
-"""The Chinese problem set's ``grader.check``: every line it prints is Chinese (its own phrases,
-the type names, the test's assertion message through the edition's ``messages``), and a Chinese
-problem set is found under any name from ``exercises/zh/`` — never its English original.
+"""The Chinese problem set's ``grader.check``: every line it prints is Chinese (its own phrases
+and the type names through the message catalog, the test's assertion message through the
+edition's ``messages``, what the graded function's interpreter says through
+``lecturekit.grading.messages``), and a Chinese problem set is found under any name from
+``exercises/zh/`` — never its English original. ``lecturekit assign`` rebuilds the Chinese
+edition, and ``translate status`` reports one whose English changed.
 
-The zh exercise here is built by ``i18n.build_one`` from a small translation written below, so
-these tests do not depend on the translators' files."""
+The zh exercise here is the demo problem set's (tests/data/problem_set/99_demo.ipynb), built by
+``i18n.build_one`` from a small translation written below, so these tests depend neither on the
+translators' files nor on a course problem set others rewrite."""
 
+import json
 import os
 import re
 import shutil
+from fractions import Fraction
 from pathlib import Path
 
 import nbformat
 import pytest
+from grading_support import demo_course
 
 from lecturekit import i18n
 from lecturekit.core.bounds import lower_bound
 from lecturekit.core.list_sched import list_schedule
-from lecturekit.grading import plain_graph
-from lecturekit.grading.check import Grader, feedback, find_notebook
+from lecturekit.grading import inputs_after_call, plain_graph
+from lecturekit.grading.check import Grader, find_notebook
+from lecturekit.grading.messages import shown
+from lecturekit.language import using
 from lecturekit.target.deps import analyze
 
 ROOT = Path(__file__).resolve().parents[1]
-NAME = "04_list_scheduling"
-EXERCISE = ROOT / "exercises" / f"{NAME}.ipynb"
+NAME = "99_demo"
 SIX = "t0 = t1 + t2\nt1 = t0 + t1\nt3 = t2 + t4\nt0 = t1 + t2\nt5 = t3 + t4\nt6 = t2 + t7"
 P = "t1 = t2 * t0\nt0 = t3 + t3\nt2 = t3 + t4\nt1 = t2 + t2\nt4 = t3 + t3"
 FRAMES = ("Traceback", "doctest", 'File "', "Failed example", "Expecting", "Trying:")
-#: the English phrases of check.py; none may appear in the Chinese edition's feedback
-ENGLISH = ("not answered", "public test", "Hidden tests", "should be", "Not yet", "this check")
+#: English phrases of the grader; none may appear in the Chinese edition's feedback
+ENGLISH = (
+    "not answered",
+    "public test",
+    "Hidden tests",
+    "should be",
+    "Not yet",
+    "this check",
+    "graded by hand",
+    "form of your",
+    "uses",
+    "graded function",
+)
 MESSAGES = {
     "a list of six whole numbers": "应为由六个整数组成的列表",
     "every height is at least the tail (2 cycles on this machine)": (
@@ -44,22 +63,17 @@ def short(text):
 
 
 def chinese(text):
-    """Every line of ``text`` is Chinese, and none of check.py's English phrases is left."""
+    """Every line of ``text`` is Chinese, and none of the grader's English phrases is left."""
     short(text)
     assert all(HAN.search(line) for line in text.splitlines()), text
     assert not any(p in text for p in ENGLISH), text
     return text
 
 
-@pytest.fixture(scope="module")
-def course(tmp_path_factory):
-    """A course folder: exercises/04 (English) and exercises/zh/04 built from a translation."""
-    root = tmp_path_factory.mktemp("course")
-    (root / "exercises" / "zh").mkdir(parents=True)
-    shutil.copy(EXERCISE, root / "exercises" / EXERCISE.name)
-    (root / "notebooks" / "zh").mkdir(parents=True)
-    translation = root / "translations" / "zh" / "exercises" / f"{NAME}.yaml"
-    i18n.sync(EXERCISE, translation, f"exercises/{NAME}.ipynb")
+def translate(course: Path, exercise: Path) -> Path:
+    """A translation of the exercise (every prompt marked as Chinese), its message table."""
+    translation = course / "translations" / "zh" / "exercises" / f"{NAME}.yaml"
+    i18n.sync(exercise, translation, f"exercises/{NAME}.ipynb")
     entries = i18n.load(translation)
     for e in entries:
         e["zh"] = "（中文）" + e["en"]
@@ -67,14 +81,24 @@ def course(tmp_path_factory):
     for m in messages:
         m["zh"] = MESSAGES.get(m["en"], "（中文）" + m["en"])
     i18n.save(translation, f"exercises/{NAME}.ipynb", entries, messages)
-    target = root / "exercises" / "zh" / EXERCISE.name
-    i18n.build_one(EXERCISE, translation, target)
+    return translation
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    """A course folder: the demo set's exercise (English) and exercises/zh built from a
+    translation."""
+    root = tmp_path_factory.mktemp("course")
+    demo = demo_course(root)
+    (root / "notebooks" / "zh").mkdir(parents=True)
+    translation = translate(root, demo["exercise"])
+    i18n.build_one(demo["exercise"], translation, root / "exercises" / "zh" / f"{NAME}.ipynb")
     return root
 
 
 @pytest.fixture
 def zh_exercise(course):
-    return course / "exercises" / "zh" / EXERCISE.name
+    return course / "exercises" / "zh" / f"{NAME}.ipynb"
 
 
 @pytest.fixture
@@ -85,6 +109,8 @@ def env():
         "list_schedule": list_schedule,
         "lower_bound": lower_bound,
         "plain_graph": plain_graph,
+        "inputs_after_call": inputs_after_call,
+        "Fraction": Fraction,
     }
 
 
@@ -105,7 +131,7 @@ def test_in_exercises_zh_the_chinese_edition_is_found_not_the_english(zh_exercis
     monkeypatch.chdir(zh_exercise.parents[2] / "notebooks" / "zh")
     assert find_notebook(NAME) == zh_exercise
     monkeypatch.chdir(zh_exercise.parents[2] / "notebooks")
-    assert find_notebook(NAME) == zh_exercise.parents[1] / EXERCISE.name
+    assert find_notebook(NAME) == zh_exercise.parents[1] / f"{NAME}.ipynb"
 
 
 def test_a_renamed_chinese_copy_keeps_its_edition(zh_exercise, tmp_path, monkeypatch):
@@ -116,11 +142,8 @@ def test_a_renamed_chinese_copy_keeps_its_edition(zh_exercise, tmp_path, monkeyp
     monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
     monkeypatch.chdir(folder)
     g = Grader(NAME)
-    assert g.path == copy and g.edition == "zh" and g.messages == json_messages(copy)
-
-
-def json_messages(path):
-    return dict(nbformat.read(str(path), as_version=4).metadata["lecturekit"]["messages"])
+    meta = nbformat.read(str(copy), as_version=4).metadata["lecturekit"]
+    assert g.path == copy and g.edition == "zh" and g.messages == dict(meta["messages"])
 
 
 def test_the_english_edition_stays_english(course, monkeypatch):
@@ -128,7 +151,8 @@ def test_the_english_edition_stays_english(course, monkeypatch):
     monkeypatch.chdir(course / "exercises")
     g = Grader(NAME)
     assert g.edition == "en" and not g.messages
-    text = short(g.check("q1", {"q1_heights": ...}).text)
+    with using("zh"):  # a Chinese desktop: the English notebook still speaks English
+        text = short(g.check("q1", {"q1_heights": ...}).text)
     assert text.startswith("q1 is not answered yet")
 
 
@@ -145,9 +169,7 @@ def test_unanswered_says_so_in_chinese(grader, env):
 
 def test_a_failing_check_shows_the_translated_message(grader, env):
     env["q1_heights"] = [1, 2, 3, 4, 5, 6]
-    result = grader.check("q1", env)
-    assert not result.passed and result.score == 1
-    text = chinese(result.text)
+    text = chinese(grader.check("q1", env).text)
     assert "2 个公开测试中通过 1 个" in text
     assert MESSAGES["every height is at least the tail (2 cycles on this machine)"] in text
     assert "every height" not in text
@@ -158,13 +180,26 @@ def test_a_wrong_type_is_named_in_chinese(grader, env):
     text = chinese(grader.check("q1", env).text)
     assert MESSAGES["a list of six whole numbers"] in text
     assert "q1_heights 应为列表（list），而不是整数（int）" in text
+    env.update(q6_speedup=Fraction(6, 5), q6_saved=2.5)
+    assert "q6_saved 应为整数（int），而不是浮点数（float）" in chinese(
+        grader.check("q6", env).text
+    )
 
 
-def test_a_right_answer_passes_in_chinese(grader, env):
+def test_right_answers_in_chinese(grader, env):
     env["q3_start"] = [2, 5, 6, 9, 7]
     result = grader.check("q3", env)
-    assert result.passed and result.score == result.possible == 3
-    assert "2 个公开测试全部通过" in chinese(result.text) and "隐藏测试" in result.text
+    assert result.status == "form"
+    assert "形式正确" in chinese(result.text) and "评分时" in result.text
+    exec(
+        "def height(graph, i):\n"
+        "    return max([graph['tail'][i]] + [l + height(graph, d) for _, d, l, _ in "
+        "graph['succs'][i]])",
+        env,
+    )
+    result = grader.check("q2", env)
+    assert result.status == "pass"
+    assert "3 个公开测试全部通过" in chinese(result.text) and "其他输入的隐藏测试" in result.text
 
 
 def test_a_name_error_and_an_untranslated_message(grader, env):
@@ -180,10 +215,54 @@ def test_a_name_error_and_an_untranslated_message(grader, env):
     assert "名称 helper_defined_in_another_cell 尚未定义" in text and "请先运行" in text
 
 
-def test_feedback_defaults_to_english_for_an_unknown_edition(grader, env):
-    env["q1_heights"] = ...
-    result = grader.otter.check("q1", global_env=env)
-    assert feedback("q1", result, env, lang="fr").startswith("q1 is not answered yet")
+def test_what_the_graded_functions_interpreter_says_is_chinese(grader, env):
+    exec("def height(graph, i):\n    return g.ops[i].tail + 0 * len(graph)", env)
+    text = chinese(grader.check("q2", env).text)
+    assert "height 用到了 g（笔记本中的 lecturekit.core.graph.Graph 对象）" in text
+    exec("def height(graph, i):\n    import networkx\n    return 0", env)
+    assert "No module named 'networkx'" in short(grader.check("q2", env).text)
+
+
+def test_questions_without_tests_and_check_all_in_chinese(grader, env):
+    assert chinese(grader.check("q7", env).text).startswith("q7 由人工评分")
+    assert "q1, q2" in chinese(grader.check("q9", env).text)
+    summary = grader.check_all(env).text
+    assert all(HAN.search(line) for line in summary.splitlines()), summary
+    assert "q7：人工评分" in summary and "q1：尚未作答" in summary
+
+
+def test_the_callees_messages_are_translated_by_their_templates():
+    said = (
+        "height uses g (a lecturekit.core.graph.Graph from the notebook): a graded function "
+        "must be your own, working on the plain data it is given with the standard library"
+    )
+    with using("zh"):
+        assert shown(said) == (
+            "height 用到了 g（笔记本中的 lecturekit.core.graph.Graph 对象）：被评分的函数必须"
+            "是你自己写的，只用标准库处理它收到的普通数据"
+        )
+        assert shown("ValueError: my own message") == "ValueError: my own message"
+    assert shown(said) == said
+
+
+def test_assign_rebuilds_the_chinese_edition_and_status_reports_a_stale_one(tmp_path):
+    """``lecturekit assign`` writes exercises/zh from the translation; an edition whose
+    English (its code, or what assign records in its metadata) changed is reported stale."""
+    from lecturekit.cli.assign import build_edition
+
+    demo = demo_course(tmp_path)
+    translation = translate(tmp_path, demo["exercise"])
+    target = tmp_path / "exercises" / "zh" / f"{NAME}.ipynb"
+    assert "exercises/zh" in build_edition(tmp_path, demo["exercise"])
+    assert nbformat.read(str(target), as_version=4).metadata["lecturekit"]["edition"] == "zh"
+    assert i18n.edition_problems(demo["exercise"], translation, target) == []
+    english = json.loads(demo["exercise"].read_text(encoding="utf-8"))
+    english["metadata"]["lecturekit"]["answers"]["q4"]["q4_length"] = "float"
+    demo["exercise"].write_text(json.dumps(english), encoding="utf-8")
+    stale = i18n.edition_problems(demo["exercise"], translation, target)
+    assert [p.cell for p in stale] == ["metadata"], stale
+    assert "exercises/zh" in build_edition(tmp_path, demo["exercise"])  # rebuilt: current
+    assert i18n.edition_problems(demo["exercise"], translation, target) == []
 
 
 def test_in_a_kernel_a_chinese_copy_prints_chinese(zh_exercise):
@@ -221,7 +300,7 @@ def test_in_a_kernel_a_chinese_copy_prints_chinese(zh_exercise):
     assert chinese(texts[0]).startswith("q1 尚未作答")
     assert MESSAGES["a list of six whole numbers"] in chinese(texts[1])
     assert "应为列表（list）" in texts[1]
-    assert "2 个公开测试全部通过" in chinese(texts[2])
+    assert "形式正确" in chinese(texts[2])
     assert "'zh'" in texts[3]
 
 

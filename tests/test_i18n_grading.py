@@ -61,14 +61,15 @@ def graded(tmp_path_factory):
     assert meta["edition"] == "zh"
     submissions = tmp / "submissions"
     submissions.mkdir()
-    nbformat.write(answered_from_solution(exercise), str(submissions / "zh-answered.ipynb"))
+    nbformat.write(answered_from_solution(exercise), str(submissions / "张三-answered.ipynb"))
     (submissions / f"{NAME}-Copy1.ipynb").write_bytes(exercise.read_bytes())
     out = tmp / "grades.csv"
     grades = grade_folder(
         NAME, [submissions], out, solutions=ROOT / "solutions", build=tmp / "build", jobs=2
     )
+    raw = out.read_bytes()
     rows = {Path(r["submission"]).name: r for r in csv.DictReader(out.open(encoding="utf-8-sig"))}
-    return {g.submission: g for g in grades}, rows
+    return {g.submission: g for g in grades}, rows, raw
 
 
 def auto_points():
@@ -76,15 +77,24 @@ def auto_points():
 
 
 def test_a_chinese_submission_with_the_solutions_answers_scores_full_marks(graded):
-    grades, rows = graded
-    g = grades["zh-answered.ipynb"]
+    grades, rows, _ = graded
+    g = grades["张三-answered.ipynb"]
     assert g.scores == pytest.approx(auto_points()), g.notes
     assert g.errors == 0, g.notes
-    assert float(rows["zh-answered.ipynb"]["total"]) == pytest.approx(sum(auto_points().values()))
+    assert float(rows["张三-answered.ipynb"]["total"]) == pytest.approx(sum(auto_points().values()))
+
+
+def test_the_csv_opens_in_excel_on_a_chinese_windows(graded):
+    """UTF-8 with a byte-order mark (Excel reads a CSV without one in the ANSI code page, GBK
+    there): a Chinese file name comes back whole when read as utf-8-sig."""
+    _, rows, raw = graded
+    assert raw.startswith(b"\xef\xbb\xbf") and not raw[3:].startswith(b"\xef\xbb\xbf")
+    assert "张三-answered.ipynb" in rows
+    assert raw[3:].decode("utf-8").splitlines()[0].startswith("submission,")
 
 
 def test_the_untouched_chinese_exercise_scores_zero_without_errors(graded):
-    grades, _ = graded
+    grades, _, _ = graded
     g = grades[f"{NAME}-Copy1.ipynb"]
     assert g.errors == 0, g.notes
     assert set(g.scores) == set(auto_points())

@@ -87,10 +87,37 @@ def test_every_public_test_says_what_failed_in_words(master):
 
 
 @pytest.mark.parametrize("master", SOLUTIONS, ids=lambda p: p.stem)
+def test_public_tests_are_worth_nothing(master):
+    """Issue 26, items 3 and 4: a public test is feedback (``points: 0`` in its config), so a
+    submission that copies the public examples' values earns nothing; the hidden tests score."""
+    paid = [
+        f"{q}: {c['source'].splitlines()[0][:70]}"
+        for q, cells in master_test_cells(master).items()
+        for c in cells
+        if not c["hidden"] and c["points"] != 0
+    ]
+    assert not paid, f"public tests that carry points: {paid}"
+
+
+def _checks_an_example(source: str, functions: list[str]) -> bool:
+    """A comparison (``==``, ``in`` ...) in a case that calls one of ``functions``."""
+    tree = ast.parse(source)
+    calls = any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in functions
+        for n in ast.walk(tree)
+    )
+    compares = any(
+        isinstance(n, ast.Compare) and any(isinstance(op, ast.Eq | ast.In | ast.Is) for op in n.ops)
+        for n in ast.walk(tree)
+    )
+    return calls and compares
+
+
+@pytest.mark.parametrize("master", SOLUTIONS, ids=lambda p: p.stem)
 def test_code_questions_check_the_example_and_hide_other_inputs(master):
-    """A code question's public tests include one of correctness (worth points) on the prompt's
-    example, and its hidden tests call the student's function (on the other inputs that the
-    feedback promises)."""
+    """A code question's public tests check the function on the prompt's example (so that
+    "all public tests pass" means right on it), and its hidden tests call the student's function
+    (on the other inputs the feedback promises)."""
     cells = master_test_cells(master)
     problems = []
     for q in questions(master):
@@ -99,8 +126,8 @@ def test_code_questions_check_the_example_and_hide_other_inputs(master):
         functions = _functions(master, q.name)
         public = [c for c in cells[q.name] if not c["hidden"]]
         hidden = [c for c in cells[q.name] if c["hidden"]]
-        if not any(c["points"] != 0 for c in public):
-            problems.append(f"{q.name}: no public test of correctness")
+        if not any(_checks_an_example(c["source"], functions) for c in public):
+            problems.append(f"{q.name}: no public test of the prompt's example")
         if not hidden:
             problems.append(f"{q.name}: no hidden tests")
         for c in hidden:

@@ -1,24 +1,42 @@
 """The student's side of a problem set: the first cell works under any file name and from any
 working directory, and ``grader.check`` says in one or two lines what is right and what to fix
-(the test's own message; "not answered yet"; the type expected), never doctest or traceback
-frames. Checked through otter's Notebook API and in a real kernel. A code question's public tests
-call the student's function as grading does: re-created in a ``python -I -S`` process with the
-standard library only, so a function that leans on lecturekit or networkx is told so here."""
+(the test's own message, a 0-point feedback case's too; "not answered yet"; the type expected),
+never doctest or traceback frames, and only true things about the hidden tests. It runs the
+public tests itself, without importing otter. A code question's public tests call the student's
+function as grading does: re-created in a ``python -I -S`` process with the standard library
+only, so a function that leans on lecturekit or networkx is told so here.
+
+The demo problem set (tests/data/problem_set/99_demo.ipynb, assigned here) is what is checked,
+so that these tests do not change when a course problem set is rewritten."""
 
 import shutil
+import subprocess
+import sys
+from fractions import Fraction
 from pathlib import Path
 
 import nbformat
 import pytest
+from grading_support import demo_course
 
 from lecturekit.core.bounds import lower_bound
 from lecturekit.core.list_sched import list_schedule
-from lecturekit.grading import plain_graph
-from lecturekit.grading.check import Grader, ProblemSetNotFound, find_notebook, is_unanswered
+from lecturekit.grading import answer_types, inputs_after_call, plain_graph
+from lecturekit.grading.check import (
+    Grader,
+    ProblemSetNotFound,
+    feedback,
+    find_notebook,
+    fits,
+    is_unanswered,
+    wrong_types,
+)
+from lecturekit.grading.noeffort import master_namespace
+from lecturekit.grading.oktests import CaseResult
 from lecturekit.target.deps import analyze
 
 ROOT = Path(__file__).resolve().parents[1]
-EXERCISE = ROOT / "exercises" / "04_list_scheduling.ipynb"
+NAME = "99_demo"
 SIX = "t0 = t1 + t2\nt1 = t0 + t1\nt3 = t2 + t4\nt0 = t1 + t2\nt5 = t3 + t4\nt6 = t2 + t7"
 P = "t1 = t2 * t0\nt0 = t3 + t3\nt2 = t3 + t4\nt1 = t2 + t2\nt4 = t3 + t3"
 FRAMES = ("Traceback", "doctest", 'File "', "Failed example", "Expecting", "Trying:")
@@ -30,13 +48,18 @@ def short(text):
     return text
 
 
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    return demo_course(tmp_path_factory.mktemp("demo-course"))
+
+
 @pytest.fixture
-def copy_elsewhere(tmp_path, monkeypatch):
-    """The 04 exercise saved by JupyterLab as a copy, in a folder outside the course."""
+def copy_elsewhere(demo, tmp_path, monkeypatch):
+    """The demo exercise saved by JupyterLab as a copy, in a folder outside the course."""
     folder = tmp_path / "student"
     folder.mkdir()
-    copy = folder / "04_list_scheduling-Copy1.ipynb"
-    shutil.copy(EXERCISE, copy)
+    copy = folder / f"{NAME}-Copy1.ipynb"
+    shutil.copy(demo["exercise"], copy)
     monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
     monkeypatch.chdir(folder)
     return copy
@@ -44,7 +67,7 @@ def copy_elsewhere(tmp_path, monkeypatch):
 
 @pytest.fixture
 def grader(copy_elsewhere):
-    return Grader("04_list_scheduling")
+    return Grader(NAME)
 
 
 @pytest.fixture
@@ -55,33 +78,44 @@ def env():
         "list_schedule": list_schedule,
         "lower_bound": lower_bound,
         "plain_graph": plain_graph,
+        "inputs_after_call": inputs_after_call,
+        "Fraction": Fraction,
     }
+
+
+HEIGHT = (
+    "def height(graph, i):\n"
+    "    best = graph['tail'][i]\n"
+    "    for _, d, lat, _ in graph['succs'][i]:\n"
+    "        best = max(best, lat + height(graph, d))\n"
+    "    return best\n"
+)
 
 
 def test_a_renamed_copy_is_found(copy_elsewhere, grader):
     assert grader.path == copy_elsewhere
 
 
-def test_the_kernels_own_notebook_is_found_from_another_directory(tmp_path, monkeypatch):
+def test_the_kernels_own_notebook_is_found_from_another_directory(demo, tmp_path, monkeypatch):
     """JupyterLab tells the kernel its notebook (JPY_SESSION_NAME); the working directory may be
     anywhere, even a folder with a ``tests/`` folder of its own (otter's default test folder)."""
     copy = tmp_path / "a" / "my answers.ipynb"
     copy.parent.mkdir()
-    shutil.copy(EXERCISE, copy)
+    shutil.copy(demo["exercise"], copy)
     elsewhere = tmp_path / "b"
     (elsewhere / "tests").mkdir(parents=True)
     monkeypatch.chdir(elsewhere)
     monkeypatch.setenv("JPY_SESSION_NAME", str(copy))
-    g = Grader("04_list_scheduling")
+    g = Grader(NAME)
     assert g.path == copy
     result = g.check("q1", {"q1_heights": [8, 5, 5, 2, 2, 2]})
-    assert result.passed and "all 2 public" in short(result.text)
+    assert result.passed and result.status == "form", result.text
 
 
-def test_inside_the_course_the_exercises_folder_is_found(tmp_path, monkeypatch):
+def test_inside_the_course_the_exercises_folder_is_found(monkeypatch):
     monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
     monkeypatch.chdir(ROOT / "notebooks")
-    assert find_notebook("04_list_scheduling") == EXERCISE
+    assert find_notebook("04_list_scheduling") == ROOT / "exercises" / "04_list_scheduling.ipynb"
 
 
 def test_nothing_found_says_where_it_looked(tmp_path, monkeypatch):
@@ -102,10 +136,12 @@ def test_unanswered_value_and_function_say_not_answered(grader, env):
     assert text.startswith("q2 is not answered yet") and "height()" in text
 
 
-def test_a_failing_check_shows_the_tests_own_message(grader, env):
+def test_a_failing_feedback_case_shows_its_message(grader, env):
+    """A 0-point case (a form check) that fails is told like any test; it earns nothing."""
     env["q1_heights"] = [1, 2, 3, 4, 5, 6]
     result = grader.check("q1", env)
-    assert not result.passed and result.score == 1  # of 2: one of its two tests passes
+    assert not result.passed and result.status == "fail"
+    assert result.score == result.possible == 0  # feedback: 0 points either way
     text = short(result.text)
     assert "1 of 2 public tests pass" in text
     assert "every height is at least the tail (2 cycles on this machine)" in text
@@ -115,9 +151,21 @@ def test_a_wrong_type_says_which_type_is_expected(grader, env):
     env["q1_heights"] = 14
     text = short(grader.check("q1", env).text)
     assert "a list of six whole numbers" in text  # the test's message
-    assert "q1_heights should be a list, not an int" in text  # from the solution's type
+    assert "q1_heights should be a list, not an int (a whole number)" in text
     env["q4_length"] = "10 cycles"
-    assert "q4_length should be an int" in short(grader.check("q4", env).text)
+    assert "q4_length should be an int (a whole number), not a str" in short(
+        grader.check("q4", env).text
+    )
+
+
+def test_an_answer_of_unrecorded_type_is_never_called_the_wrong_type(grader, env):
+    """Issue 27: a correct Fraction (its type not recorded: the solution computes it) was
+    reported as 'should be a None, not a Fraction' when another part failed."""
+    assert grader.expected["q6"] == {"q6_saved": "int", "q6_speedup": None}
+    env.update(q6_speedup=Fraction(6, 5), q6_saved="two")
+    text = short(grader.check("q6", env).text)
+    assert "q6_saved should be an int (a whole number), not a str" in text
+    assert "q6_speedup" not in text and "None" not in text
 
 
 def test_an_error_in_the_answer_is_one_line_without_frames(grader, env):
@@ -126,9 +174,10 @@ def test_an_error_in_the_answer_is_one_line_without_frames(grader, env):
     assert "AttributeError" in text and "no_such_attribute" in text
 
 
-def test_a_function_of_ones_own_passes_in_the_restricted_process(grader, env):
+def test_a_right_function_passes_and_says_what_the_hidden_tests_do(grader, env):
     """Helpers, imports of the standard library, a cache and a global constant of the notebook
-    all come along into the ``-I -S`` process."""
+    all come along into the ``-I -S`` process; passing means right on the prompt's example,
+    and a code question's hidden tests use other inputs."""
     exec(
         "import functools, math\n"
         "base = 0\n"
@@ -145,8 +194,83 @@ def test_a_function_of_ones_own_passes_in_the_restricted_process(grader, env):
         env,
     )
     result = grader.check("q2", env)
-    assert result.passed, result.text
-    assert "all 2 public" in short(result.text)
+    assert result.passed and result.status == "pass", result.text
+    assert result.score == result.possible == 0  # public tests are feedback: hidden ones score
+    text = short(result.text)
+    assert "all 3 public tests pass, so it is right on the prompt's example" in text
+    assert "Hidden tests on other inputs decide its points" in text
+
+
+def test_a_value_that_passes_its_form_checks_is_not_called_right(grader, env):
+    """A value question's public tests check the form only (0 points); the feedback says the
+    value is checked when graded, and claims no other inputs."""
+    env["q3_start"] = [2, 5, 6, 9, 7]
+    result = grader.check("q3", env)
+    assert result.passed and result.status == "form"
+    text = short(result.text)
+    assert "form of your answer is right" in text and "only when your work is graded" in text
+    assert "pass" not in text and "other inputs" not in text
+    env["q3_start"] = [1, 1, 1, 1, 1]  # wrong, of the right form: told the same
+    assert grader.check("q3", env).status == "form"
+
+
+def test_right_on_the_example_but_a_feedback_case_fails(grader, env):
+    """A function right on the example that empties its input: the 0-point mutation check fails
+    and is reported; the status is not 'pass'."""
+    exec(
+        "def descendants(graph, i):\n"
+        "    seen, todo = set(), [i]\n"
+        "    while todo:\n"
+        "        for _, d, _, _ in graph['succs'][todo.pop()]:\n"
+        "            if d not in seen:\n"
+        "                seen.add(d)\n"
+        "                todo.append(d)\n"
+        "    graph['succs'].clear()\n"
+        "    return len(seen)\n",
+        env,
+    )
+    result = grader.check("q5", env)
+    assert result.status == "fail"
+    text = short(result.text)
+    assert "1 of 2 public tests pass" in text
+    assert "descendants must leave the graph it is given as it was" in text
+
+
+def test_a_question_without_tests_gets_one_line(grader, env):
+    manual = grader.check("q7", env)
+    assert manual.status == "manual"
+    assert short(manual.text) == (
+        "q7 is graded by hand: there are no tests to run; your instructor reads your answer."
+    )
+    typo = grader.check("q9", env)
+    assert typo.status == "unknown" and "q1, q2, q3, q4, q5, q6" in short(typo.text)
+
+
+def test_check_all_is_one_line_per_question(grader, env):
+    exec(HEIGHT, env)
+    env["q1_heights"] = 3
+    summary = grader.check_all(env)
+    lines = summary.text.splitlines()
+    assert lines[:3] == [
+        "q1: 0 of 2 public tests pass",
+        "q2: its public tests pass",
+        "q3: not answered yet",
+    ]
+    assert "q7: graded by hand" in lines and len(lines) == 8
+    assert not any(f in summary.text for f in FRAMES)
+
+
+def test_the_hidden_tests_are_described_as_they_are():
+    """No hidden tests: 'these are all of its tests'; a value question's: no 'other inputs',
+    and no claim that the value is right."""
+    right = [CaseResult(0, False, 2.0, True, code=">>> assert f(1) == 2, 'f(1) is 2'\n")]
+    none = feedback("q1", right, {}, {}, {"kind": "code", "hidden": 0}).text
+    assert none.endswith("These are all of its tests.")
+    value = feedback("q1", right, {}, {}, {"kind": "value", "hidden": 1}).text
+    assert "only when your work is graded" in value and "other inputs" not in value
+    assert "right on" not in value
+    code = feedback("q1", right, {}, {}, {"kind": "code", "hidden": 2}).text
+    assert "other inputs" in code
 
 
 @pytest.mark.parametrize(
@@ -192,13 +316,6 @@ def test_a_function_that_leans_on_the_library_is_told_at_check_time(grader, env,
     assert said in short(result.text), result.text
 
 
-def test_a_right_answer_passes_and_mentions_hidden_tests(grader, env):
-    env["q3_start"] = [2, 5, 6, 9, 7]
-    result = grader.check("q3", env)
-    assert result.passed and result.score == result.possible == 3
-    assert "hidden tests" in short(result.text).lower()
-
-
 def test_is_unanswered_only_for_empty_bodies():
     def empty(a): ...
 
@@ -215,24 +332,57 @@ def test_is_unanswered_only_for_empty_bodies():
     assert not any(is_unanswered(v) for v in (answered, answered_pass, None, 0, [], print))
 
 
-def test_in_a_kernel_a_copy_runs_and_checks_in_two_lines(tmp_path):
+def test_checking_imports_no_otter(demo):
+    """Issue 28: a student's check runs the public tests itself (otter's import takes seconds:
+    the first cell of a set was 4-5 s with it)."""
+    code = (
+        "import sys\n"
+        "from lecturekit.grading.check import Grader\n"
+        f"g = Grader({NAME!r}, {str(demo['exercise'])!r})\n"
+        "print(g.check('q4', {'q4_length': 10}).status, g.check_all({}).text.count('\\n'))\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('otter', 'nbformat', 'jsonschema', 'networkx', 'matplotlib')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["form 7", "[]"]
+
+
+SOLUTIONS = sorted((ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
+
+
+@pytest.mark.parametrize("master", SOLUTIONS, ids=lambda p: p.stem)
+def test_every_answer_of_every_set_fits_its_recorded_type(master):
+    """Issue 27's wrong-type bug, over every answer of every set: the model solution's values
+    (its cells run here) are never called the wrong type, recorded or not."""
+    ns = master_namespace(master)
+    recorded = answer_types(nbformat.read(str(master), as_version=4))
+    for question, names in recorded.items():
+        present = {n: ns[n] for n in names if n in ns}
+        assert set(present) == set(names), (question, set(names) - set(present))
+        for name, kind in names.items():
+            assert fits(ns[name], kind), (question, name, kind, type(ns[name]))
+        assert wrong_types(names, present) == [], question
+
+
+def test_in_a_kernel_a_copy_runs_and_checks_in_two_lines(demo, tmp_path):
     """The whole path in a real kernel: a renamed copy, started from a working directory that is
     not the notebook's; first cell, an unanswered check, a wrong answer, a right one."""
     from nbclient import NotebookClient
 
-    nb = nbformat.read(str(EXERCISE), as_version=4)
-    copy = tmp_path / "copies" / "04_list_scheduling-Copy1.ipynb"
+    nb = nbformat.read(str(demo["exercise"]), as_version=4)
+    copy = tmp_path / "copies" / f"{NAME}-Copy1.ipynb"
     copy.parent.mkdir()
     nbformat.write(nb, str(copy))
-    q1 = next(i for i, c in enumerate(nb.cells) if c.source.startswith("q1_heights"))
-    check = nb.cells[q1 + 1]
-    assert check.source.strip() == 'grader.check("q1")'
+    q2 = next(i for i, c in enumerate(nb.cells) if c.source.startswith("def height"))
+    check = nb.cells[q2 + 1]
+    assert check.source.strip() == 'grader.check("q2")'
     runs = [
         nbformat.v4.new_code_cell(check.source),
-        nbformat.v4.new_code_cell("q1_heights = 3\n" + check.source),
-        nbformat.v4.new_code_cell("q1_heights = [8, 5, 5, 2, 2, 2]\n" + check.source),
+        nbformat.v4.new_code_cell("def height(graph, i):\n    return 0\n" + check.source),
+        nbformat.v4.new_code_cell(HEIGHT + check.source),
     ]
-    nb.cells = nb.cells[: q1 + 1] + runs
+    nb.cells = nb.cells[: q2 + 1] + runs
     cwd = tmp_path / "elsewhere"
     cwd.mkdir()
     import os
@@ -248,6 +398,7 @@ def test_in_a_kernel_a_copy_runs_and_checks_in_two_lines(tmp_path):
         (out,) = [o for o in cell.outputs if o.output_type == "execute_result"]
         texts.append(short(out["data"]["text/plain"]))
         assert "text/html" in out["data"]
-    assert texts[0].startswith("q1 is not answered yet")
-    assert "a list of six whole numbers" in texts[1] and "should be a list" in texts[1]
-    assert "all 2 public test(s) pass" in texts[2]
+    assert texts[0].startswith("q2 is not answered yet")
+    assert "2 of 3 public tests pass" in texts[1]
+    assert "its height is its own tail" in texts[1]
+    assert "all 3 public tests pass" in texts[2]

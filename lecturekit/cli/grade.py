@@ -4,26 +4,30 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..language import _, ngettext
 from .assign import add_course_arguments, course_paths
 
 
 def register(sub) -> None:
     p = sub.add_parser(
         "grade",
-        help="grade submitted notebooks of one chapter into a CSV (no server, no Docker)",
-        description="Grade every submitted notebook against the public and hidden tests of a "
-        "chapter's problem set; one CSV row per submission, one column per question. Works from "
-        "any folder inside the course (or give --course).",
+        help=_("grade submitted notebooks of one chapter into a CSV (no server, no Docker)"),
+        description=_(
+            "Grade every submitted notebook against the public and hidden tests of a "
+            "chapter's problem set; one CSV row per submission, one column per question, and "
+            "the rubrics of the questions graded by hand beside it. Works from any folder "
+            "inside the course (or give --course)."
+        ),
     )
     p.add_argument(
-        "chapter", metavar="CHAPTER", help="problem set: 04, 04_list_scheduling or a path"
+        "chapter", metavar="CHAPTER", help=_("problem set: 04, 04_list_scheduling or a path")
     )
     p.add_argument(
         "submissions",
         nargs="+",
         type=Path,
         metavar="SUBMISSION",
-        help="notebooks or folders of notebooks (searched recursively for *.ipynb)",
+        help=_("notebooks or folders of notebooks (searched recursively for *.ipynb)"),
     )
     p.add_argument(
         "--output",
@@ -31,7 +35,7 @@ def register(sub) -> None:
         type=Path,
         default=Path("grades.csv"),
         metavar="CSV",
-        help="CSV to write (default: grades.csv in the working directory)",
+        help=_("CSV to write (default: grades.csv in the working directory)"),
     )
     add_course_arguments(p, exercises=False)
     p.add_argument(
@@ -39,14 +43,14 @@ def register(sub) -> None:
         type=float,
         default=30,
         metavar="SECONDS",
-        help="seconds per cell (default: 30)",
+        help=_("seconds per cell (default: 30)"),
     )
     p.add_argument(
         "--question-timeout",
         type=float,
         default=30,
         metavar="SECONDS",
-        help="seconds to check one question (default: 30)",
+        help=_("seconds to check one question (default: 30)"),
     )
     p.add_argument(
         "--jobs",
@@ -54,14 +58,16 @@ def register(sub) -> None:
         type=int,
         default=1,
         metavar="N",
-        help="submissions graded at once, each in its own process (default: 1)",
+        help=_("submissions graded at once, each in its own process (default: 1)"),
     )
     p.add_argument(
         "--unsafe",
         action="store_true",
-        help="grade even if a per-submission limit (processes, memory of all processes "
-        "together, disk) cannot be enforced on this machine (it is named first; default: "
-        "refuse)",
+        help=_(
+            "grade even if a per-submission limit (processes, memory of all processes "
+            "together, disk) cannot be enforced on this machine (it is named first; default: "
+            "refuse)"
+        ),
     )
     p.set_defaults(func=run)
 
@@ -71,14 +77,16 @@ def run(args) -> int:
     from ..grading import grade_folder
 
     if args.jobs < 1:
-        raise LectureKitError(f"--jobs {args.jobs}: give 1 or more")
+        raise LectureKitError(_("--jobs {jobs}: give 1 or more").format(jobs=args.jobs))
     for name in ("cell_timeout", "question_timeout"):
         if not getattr(args, name) > 0:
             raise LectureKitError(
-                f"--{name.replace('_', '-')} {getattr(args, name)}: give seconds > 0"
+                _("--{option} {value}: give seconds > 0").format(
+                    option=name.replace("_", "-"), value=getattr(args, name)
+                )
             )
-    from ..grading import autograder_notebook, find_master, limits
-    from ..grading.grade import printable
+    from ..grading import autograder_notebook, find_master, limits, questions
+    from ..grading.grade import printable, rubrics_path
     from ..grading.run import Grader
     from ..grading.sandbox import bwrap
 
@@ -86,11 +94,13 @@ def run(args) -> int:
     exe = bwrap()
     missing = limits.unenforced(exe)
     for what in missing:  # said up front, before any submission runs
-        print(f"warning: cannot enforce the limit on {what}")
+        print(_("warning: cannot enforce the limit on {what}").format(what=what))
     if missing and not args.unsafe:
         raise LectureKitError(
-            "refusing to grade: a submission could take this machine down (limits above). Grade "
-            "as root or in a delegated cgroup v2 subtree, or give --unsafe"
+            _(
+                "refusing to grade: a submission could take this machine down (limits "
+                "above). Grade as root or in a delegated cgroup v2 subtree, or give --unsafe"
+            )
         )
     print(limits.how_enforced(exe))
     master = find_master(args.chapter, paths["solutions"])
@@ -110,5 +120,12 @@ def run(args) -> int:
     for g in grades:  # file names and notes are already printable (escaped, capped)
         note = f"  ({printable('; '.join(g.notes), 600)})" if g.notes else ""
         print(f"{g.submission}: {g.total:g}{note}")
-    print(f"wrote {args.output} ({len(grades)} submissions)")
+    print(
+        ngettext(
+            "wrote {output} ({n} submission)", "wrote {output} ({n} submissions)", len(grades)
+        ).format(output=args.output, n=len(grades))
+    )
+    if any(q.manual for q in questions(master)):
+        sheet = rubrics_path(args.output)
+        print(_("wrote {sheet} (the rubrics of the questions graded by hand)").format(sheet=sheet))
     return 0

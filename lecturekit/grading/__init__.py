@@ -17,8 +17,10 @@ cell that raises is recorded and the run goes on; a cell or a question that runs
 
 The folder, in the order a problem set travels through it:
 
-* :mod:`~lecturekit.grading.assign` -- master notebook -> student notebook (``otter assign``);
-* :mod:`~lecturekit.grading.check` -- the student's ``grader.check("q1")`` in JupyterLab;
+* :mod:`~lecturekit.grading.assign` -- master notebook -> student notebook (``otter assign``),
+  and the questions' configs (kind, rubric);
+* :mod:`~lecturekit.grading.check` -- the student's ``grader.check("q1")`` in JupyterLab (no otter);
+* :mod:`~lecturekit.grading.oktests` -- otter's test format run without otter (points per case);
 * :mod:`~lecturekit.grading.grade` -- a folder of submissions -> one CSV row per student;
 * :mod:`~lecturekit.grading.run` -- one submission: the trusted driver and the parent's side;
 * :mod:`~lecturekit.grading.worker` -- what runs inside the sandbox: the submission's cells;
@@ -27,10 +29,14 @@ The folder, in the order a problem set travels through it:
 * :mod:`~lecturekit.grading.calls` -- the trusted side of those calls (fresh plain-data copies);
 * :mod:`~lecturekit.grading.plain` -- course objects as the plain data a function receives;
 * :mod:`~lecturekit.grading.protocol` -- the plain data the processes exchange over pipes;
+* :mod:`~lecturekit.grading.messages` -- text made where lecturekit is not, in the language spoken;
+* :mod:`~lecturekit.grading.noeffort` -- submissions made with no effort, which must score 0;
 * :mod:`~lecturekit.grading.sandbox` -- bubblewrap: the cells' and the functions' sandboxes;
 * :mod:`~lecturekit.grading.limits` -- per-submission processes, memory and disk.
 
-Grading imports nothing of lecturekit but :mod:`lecturekit.errors` and :mod:`lecturekit.i18n`.
+Grading imports nothing of lecturekit but the foundation (:mod:`lecturekit.errors`,
+:mod:`lecturekit.i18n`, :mod:`lecturekit.language`). Otter-grader is needed by ``assign`` (and so
+by ``grade``, which assigns a stale autograder), never by the student's ``grader.check``.
 """
 
 from .assign import (

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import LectureKitError
+from ..language import _
 
 # -- reading master notebooks ---------------------------------------------------------------
 #: what a question asks for: a function (``code``), a value worked out by hand and checked
@@ -52,26 +53,37 @@ def question_config(master, text: str) -> dict:
         config = yaml.safe_load(text.split("\n", 1)[1] if "\n" in text else "") or {}
     except yaml.YAMLError as exc:
         raise LectureKitError(
-            f"{master}: a question's config is not YAML ({exc}): {text!r}"
+            _("{master}: a question's config is not YAML ({exc}): {text!r}").format(
+                master=master, exc=exc, text=text
+            )
         ) from None
     if not isinstance(config, dict) or "name" not in config:
-        raise LectureKitError(f"{master}: a question has no name: {text!r}")
+        raise LectureKitError(
+            _("{master}: a question has no name: {text!r}").format(master=master, text=text)
+        )
     name = config["name"]
     kind = config.get("kind")
     if kind is not None and kind not in KINDS:
         raise LectureKitError(
-            f"{master}: question {name}: `kind: {kind}`: give one of {', '.join(KINDS)}"
+            _("{master}: question {name}: `kind: {kind}`: give one of {kinds}").format(
+                master=master, name=name, kind=kind, kinds=", ".join(KINDS)
+            )
         )
     if kind is not None and (kind == "manual") != bool(config.get("manual")):
         raise LectureKitError(
-            f"{master}: question {name}: `kind: manual` goes with `manual: true`, and only with it"
+            _(
+                "{master}: question {name}: `kind: manual` goes with `manual: true`, "
+                "and only with it"
+            ).format(master=master, name=name)
         )
     rubric = config.get("rubric")
     if rubric is not None:
         if not config.get("manual"):
             raise LectureKitError(
-                f"{master}: question {name}: a `rubric:` is for a manual question (its tests "
-                "are the rubric of an autograded one)"
+                _(
+                    "{master}: question {name}: a `rubric:` is for a manual question (its "
+                    "tests are the rubric of an autograded one)"
+                ).format(master=master, name=name)
             )
         ok = (
             isinstance(rubric, list)
@@ -89,14 +101,20 @@ def question_config(master, text: str) -> dict:
         )
         if not ok:
             raise LectureKitError(
-                f"{master}: question {name}: `rubric:` must be a list of "
-                "{points: N, criterion: text} items, each worth more than 0 points"
+                _(
+                    "{master}: question {name}: `rubric:` must be a list of {{points: N, "
+                    "criterion: text}} items, each worth more than 0 points"
+                ).format(master=master, name=name)
             )
         total = sum(item["points"] for item in rubric)
         if abs(total - float(config.get("points", 1))) > 1e-9:
             raise LectureKitError(
-                f"{master}: question {name}: its rubric's points add up to {total:g}, "
-                f"the question is worth {float(config.get('points', 1)):g}"
+                _(
+                    "{master}: question {name}: its rubric's points add up to {total:g}, "
+                    "the question is worth {points:g}"
+                ).format(
+                    master=master, name=name, total=total, points=float(config.get("points", 1))
+                )
             )
     return config
 
@@ -153,7 +171,7 @@ def questions(master: str | Path) -> list[Question]:
 
 
 # -- assign ----------------------------------------------------------------------------------
-INIT_CELL = (
+INIT_CELL = (  # i18n: as is (the same code in both editions)
     "# Initialize Otter: lecturekit finds this problem set's tests under any file name\n"
     "from lecturekit.grading.check import Grader\n"
     "\n"
@@ -186,7 +204,11 @@ def assign_one(master: Path, exercises: Path, build: Path) -> Path:
             cell.source = INIT_CELL.format(name=json.dumps(assignment))
             break
     else:
-        raise LectureKitError(f"{master}: otter assign made no init cell (set init_cell: true)")
+        raise LectureKitError(
+            _("{master}: otter assign made no init cell (set init_cell: true)").format(
+                master=master
+            )
+        )
     stable_cell_ids(student, [c.get("id") for c in source.cells])
     student.metadata["lecturekit"] = {
         "answers": answer_types(source),
@@ -231,7 +253,9 @@ def _otter_assign(master: Path, out: Path) -> None:
             assign(str(master), str(out))
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - otter raises many kinds
         raise LectureKitError(
-            f"otter assign failed on {master}:\n{said.getvalue()}{type(exc).__name__}: {exc}"
+            _("otter assign failed on {master}:\n{output}{name}: {exc}").format(
+                master=master, output=said.getvalue(), name=type(exc).__name__, exc=exc
+            )
         ) from exc
     finally:
         os.chdir(here)
@@ -269,7 +293,7 @@ def _static_value(node):
     )  # fmt: skip
     for sub in ast.walk(node):
         if not isinstance(sub, allowed):
-            raise ValueError("not a constant expression")
+            raise ValueError("not a constant expression")  # i18n: not shown (caught)
     return eval(compile(ast.Expression(node), "<answer>", "eval"), {"__builtins__": {}})
 
 
@@ -342,7 +366,9 @@ def allowed_packages(master_nb) -> dict[str, list[str]]:
 def assign_all(solutions: Path, exercises: Path, build: Path) -> list[Path]:
     masters = sorted(solutions.glob("*.ipynb"))
     if not masters:
-        raise LectureKitError(f"no master notebooks (*.ipynb) in {solutions.resolve()}")
+        raise LectureKitError(
+            _("no master notebooks (*.ipynb) in {folder}").format(folder=solutions.resolve())
+        )
     return [assign_one(m, exercises, build) for m in masters]
 
 
@@ -362,14 +388,20 @@ def find_course(start: Path | None = None) -> Path:
         if (folder / "solutions").is_dir() and any((folder / m).exists() for m in COURSE_MARKERS):
             return folder
     raise LectureKitError(
-        "no course found: looked for a folder holding solutions/ (beside pyproject.toml, "
-        f"exercises/ or notebooks/) in {', '.join(map(str, looked))}; run inside the course "
-        "or give --course PATH"
+        _(
+            "no course found: looked for a folder holding solutions/ (beside "
+            "pyproject.toml, exercises/ or notebooks/) in {folders}; run inside the "
+            "course or give --course PATH"
+        ).format(folders=", ".join(map(str, looked)))
     )
 
 
 def check_course(course: Path) -> Path:
     """An explicit ``--course`` folder, checked: it must hold ``solutions/``."""
     if not (course / "solutions").is_dir():
-        raise LectureKitError(f"--course {course}: no solutions/ folder in {course.resolve()}")
+        raise LectureKitError(
+            _("--course {course}: no solutions/ folder in {folder}").format(
+                course=course, folder=course.resolve()
+            )
+        )
     return course.resolve()

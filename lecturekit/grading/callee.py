@@ -18,14 +18,19 @@ import signal
 import sys
 
 if __package__:
-    from .portable import NotPortable, load
-    from .protocol import Unencodable, decode, encode, receive_blocking, send
+    from .portable import NOT_DEFINED, NotPortable, load
+    from .protocol import N_, Unencodable, decode, encode, receive_blocking, send
 else:  # a script: import the two modules beside it, then leave nothing of lecturekit on the path
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from portable import NotPortable, load  # type: ignore[no-redef]
-    from protocol import Unencodable, decode, encode, receive_blocking, send  # type: ignore
+    from portable import NOT_DEFINED, NotPortable, load  # type: ignore[no-redef]
+    from protocol import N_, Unencodable, decode, encode, receive_blocking, send  # type: ignore
 
     del sys.path[0]
+
+NOT_DECODED = N_("the arguments could not be decoded")
+RETURNED = N_("{name} returned {error}")
+#: every template above, for :mod:`.messages`
+MESSAGES = (NOT_DECODED, RETURNED)
 
 
 class _Timeout(BaseException):
@@ -104,14 +109,14 @@ def _call(msg: dict, functions: dict, problems: dict, chan_in: int, chan_out: in
         return {"raise": problems[name], "unusable": True}
     fn = functions.get(name)
     if fn is None:
-        return {"raise": f"NameError: {name} is not defined", "unusable": True}
+        return {"raise": "NameError: " + NOT_DEFINED.format(name=name), "unusable": True}
     try:
         args = [decode(a) for a in msg.get("args") or []]
         kwargs = {str(k): decode(v) for k, v in dict(msg.get("kwargs") or {}).items()}
         for index in msg.get("callbacks") or []:
             args[index] = _callback(index, chan_in, chan_out)
     except (ValueError, IndexError, TypeError):
-        return {"raise": "the arguments could not be decoded"}
+        return {"raise": NOT_DECODED}
     timeout = float(msg.get("timeout") or 1)
     try:
         signal.setitimer(signal.ITIMER_REAL, max(timeout, 0.001))
@@ -125,9 +130,9 @@ def _call(msg: dict, functions: dict, problems: dict, chan_in: int, chan_out: in
             reply["after"] = [None if i in callbacks else encode(a) for i, a in enumerate(args)]
         return reply
     except _Timeout:
-        return {"raise": "timed out", "timeout": True}
+        return {"raise": "timed out", "timeout": True}  # i18n: not shown (a token)
     except Unencodable as exc:
-        return {"raise": f"{name} returned {exc}"}
+        return {"raise": RETURNED.format(name=name, error=exc)}
     except BaseException as exc:  # noqa: BLE001 - the student's function raised
         signal.setitimer(signal.ITIMER_REAL, 0)
         return {"raise": _text(exc)}

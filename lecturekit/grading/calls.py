@@ -34,6 +34,8 @@ import subprocess
 import time
 from collections.abc import Callable
 
+from ..language import _
+from .messages import shown
 from .protocol import FRAME_LIMIT, Unencodable, decode, encode, send
 
 GRACE = 2.0  # seconds between the callee's own alarm and the kill
@@ -42,6 +44,15 @@ MAX_STARTS = 20  # callee processes one submission may use up (crashes, timeouts
 
 class CalleeGone(Exception):
     """The callee did not answer in time, or ended."""
+
+
+class FunctionFailed(AssertionError):
+    """The student's function, called as graded, gave no value: ``error`` says why (the
+    exception it raised, as ``"NameError: name 'x' is not defined"``, or why it cannot run)."""
+
+    def __init__(self, text: str, name: str = "", error: str = ""):
+        super().__init__(text)
+        self.name, self.error = name, error
 
 
 class Channel:
@@ -64,19 +75,19 @@ class Channel:
             if len(self.buffer) >= 4:
                 (n,) = struct.unpack(">I", self.buffer[:4])
                 if n > FRAME_LIMIT:
-                    raise CalleeGone("sent an oversized message")
+                    raise CalleeGone("sent an oversized message")  # i18n: not shown
                 if len(self.buffer) >= 4 + n:
                     frame, self.buffer = self.buffer[4 : 4 + n], self.buffer[4 + n :]
                     try:
                         reply = json.loads(frame)
                     except ValueError as exc:
-                        raise CalleeGone("sent a malformed message") from exc
+                        raise CalleeGone("sent a malformed message") from exc  # i18n: not shown
                     if not isinstance(reply, dict):
-                        raise CalleeGone("sent a malformed message")
+                        raise CalleeGone("sent a malformed message")  # i18n: not shown
                     return reply
             left = deadline - time.monotonic()
             if left <= 0:
-                raise CalleeGone("timed out")
+                raise CalleeGone("timed out")  # i18n: not shown
             ready, _, _ = select.select([fd], [], [], left)
             if ready:
                 chunk = os.read(fd, 1 << 20)
@@ -115,7 +126,7 @@ class Functions:
         if self.channel is not None:
             return self.channel
         if self.starts >= MAX_STARTS:
-            raise CalleeGone("too many restarts")
+            raise CalleeGone("too many restarts")  # i18n: not shown
         self.starts += 1
         proc = self.start_process()
         channel = Channel(proc)
@@ -138,7 +149,7 @@ class Functions:
         """``(value, inputs after the call or None)``; raises ``AssertionError`` for what the
         function did wrong (so the test case fails), ``TimeoutError`` past the budget."""
         if self.left <= 0:
-            raise TimeoutError(f"{self.question} ran out of its {self.budget:g}s")
+            raise TimeoutError(self._out_of_time())
         args = list(args)
         callbacks = [i for i, a in enumerate(args) if _is_callback(a)]
         try:
@@ -146,7 +157,10 @@ class Functions:
             packed_kw = {str(k): encode(v) for k, v in kwargs.items()}
         except Unencodable as exc:
             raise TypeError(
-                f"{name} takes plain data (lecturekit.grading.plain converts course objects): {exc}"
+                _(
+                    "{name} takes plain data (lecturekit.grading.plain converts course "
+                    "objects): {error}"
+                ).format(name=name, error=shown(str(exc)))
             ) from None
         began = time.monotonic()
         try:
@@ -172,30 +186,38 @@ class Functions:
             self.drop()
             if str(exc) in ("timed out", "too many restarts"):
                 self.left, self.timed_out = 0, True
-                raise TimeoutError(f"{self.question} ran out of its {self.budget:g}s") from None
-            raise AssertionError(f"{name} ended the process it ran in") from None
+                raise TimeoutError(self._out_of_time()) from None
+            text = _("{name} ended the process it ran in").format(name=name)
+            raise FunctionFailed(text, name, text) from None
         self.left -= time.monotonic() - began
         if "raise" in reply:
             message = str(reply["raise"])[:2000]
             if reply.get("timeout"):
                 self.left, self.timed_out = 0, True
                 self.drop()
-                raise TimeoutError(f"{self.question} ran out of its {self.budget:g}s")
+                raise TimeoutError(self._out_of_time())
             if reply.get("unusable"):
                 self.unusable.setdefault(self.question, message)
-                raise AssertionError(message)
-            raise AssertionError(f"{name} raised {message}")
+                raise FunctionFailed(shown(message), name, message)
+            text = _("{name} raised {error}").format(name=name, error=shown(message))
+            raise FunctionFailed(text, name, message)
         try:
             value = decode(reply.get("value"))
             after = None
             if keep:
                 raw = reply.get("after")
                 if not isinstance(raw, list) or len(raw) != len(args):
-                    raise ValueError("no inputs came back")
+                    raise ValueError("no inputs came back")  # i18n: not shown
                 after = [args[i] if i in callbacks else decode(d) for i, d in enumerate(raw)]
         except ValueError:
-            raise AssertionError(f"{name} returned something that is not plain data") from None
+            text = _("{name} returned something that is not plain data").format(name=name)
+            raise FunctionFailed(text, name, text) from None
         return value, after
+
+    def _out_of_time(self) -> str:
+        return _("{question} ran out of its {seconds} seconds").format(
+            question=self.question, seconds=f"{self.budget:g}"
+        )
 
 
 def _is_callback(value) -> bool:
@@ -206,7 +228,7 @@ def _answer_callback(request: dict, args: list, callbacks: list[int]) -> dict:
     """Run the trusted function the callee asks for, on decoded plain data."""
     index = request.get("callback")
     if index not in callbacks:
-        return {"raise": "no such callback"}
+        return {"raise": _("no such callback")}
     try:
         cargs = [decode(a) for a in request.get("args") or []]
         ckw = {str(k): decode(v) for k, v in dict(request.get("kwargs") or {}).items()}
@@ -230,4 +252,4 @@ class Remote:
         return self._functions.call(self.__name__, args, kwargs, keep=True)
 
     def __repr__(self) -> str:
-        return f"<the student's function {self.__name__}>"
+        return _("<the student's function {name}>").format(name=self.__name__)

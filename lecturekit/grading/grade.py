@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import LectureKitError
+from ..language import _
 from .assign import assign_one, questions
 
 
@@ -38,8 +39,12 @@ def find_master(chapter: str, solutions: Path) -> Path:
     if len(matches) != 1:
         names = ", ".join(p.stem for p in sorted(solutions.glob("*.ipynb"))) or "none"
         raise LectureKitError(
-            f"chapter {chapter!r} matches {len(matches)} problem sets in {solutions.resolve()}; "
-            f"problem sets: {names}"
+            _(
+                "chapter {chapter!r} matches {n_matches} problem sets in {folder}; "
+                "problem sets: {names}"
+            ).format(
+                chapter=chapter, n_matches=len(matches), folder=solutions.resolve(), names=names
+            )
         )
     return matches[0]
 
@@ -104,7 +109,7 @@ def grade_submission(
 
     if grader is None:
         if master is None:
-            raise LectureKitError("grade_submission needs the master notebook (master=...)")
+            raise LectureKitError(_("grade_submission needs the master notebook (master=...)"))
         with Grader(master, autograder, cell_timeout, question_timeout, submission_timeout) as g:
             return grade_submission(submission, autograder, grader=g)
     data = grader.grade(submission)
@@ -143,7 +148,9 @@ def grade_folder(
     files = submission_files(submissions)
     if not files:
         raise LectureKitError(
-            "no submissions (*.ipynb) found in " + ", ".join(map(str, submissions))
+            _("no submissions (*.ipynb) found in {folders}").format(
+                folders=", ".join(map(str, submissions))
+            )
         )
     from contextlib import nullcontext
 
@@ -207,16 +214,19 @@ def write_rubrics(path: Path, master: Path, manual: list) -> Path:
     """The instructor's sheet for the questions graded by hand: per question its points, the
     prompt, the rubric from the master (``rubric:`` in the question's config; the student's
     notebook never holds it) and the model answer. Markdown, UTF-8 with a byte-order mark."""
-    lines = [f"# {master.stem}: questions graded by hand", ""]
+    lines = ["# " + _("{set}: questions graded by hand").format(set=master.stem), ""]
     for q in manual:
-        lines += [f"## {q.name} ({q.points:g} points)", "", q.prompt, ""]
+        heading = _("{q} ({points} points)").format(q=q.name, points=f"{q.points:g}")
+        lines += [f"## {heading}", "", q.prompt, ""]
         if q.rubric:
-            lines += ["| points | criterion |", "| --- | --- |"]
+            points, criterion = _("points"), _("criterion")
+            lines += [f"| {points} | {criterion} |", "| --- | --- |"]
             lines += [f"| {c.points:g} | {_cell(c.criterion)} |" for c in q.rubric]
         else:
-            lines += ["_No rubric in the master: add `rubric:` to this question's config._"]
+            missing = _("No rubric in the master: add `rubric:` to this question's config.")
+            lines += [f"_{missing}_"]
         if q.answer:
-            lines += ["", "Model answer:", "", q.answer]
+            lines += ["", _("Model answer:"), "", q.answer]
         lines.append("")
     path.write_text("\n".join(lines), encoding="utf-8-sig")
     return path
@@ -239,5 +249,7 @@ def submission_files(submissions: list[Path]) -> list[Path]:
         elif item.suffix == ".ipynb":
             files.append(item)
         else:
-            raise LectureKitError(f"{printable(item)}: not a notebook or a folder of notebooks")
+            raise LectureKitError(
+                _("{path}: not a notebook or a folder of notebooks").format(path=printable(item))
+            )
     return files

@@ -28,6 +28,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..language import _
+
 #: tasks (processes and threads) of one submission, all its sandboxes together
 PROCESSES = 64
 #: memory of one submission's processes together, tmpfs writes included
@@ -90,7 +92,7 @@ def _v2() -> Mechanism | None:
     try:
         if not {"pids", "memory"} <= set(control.read_text().split()):
             try:
-                control.write_text("+pids +memory")
+                control.write_text("+pids +memory")  # i18n: not shown
             except OSError:
                 # busy: this process sits in the group itself (cgroup v2's no-internal-process
                 # rule, e.g. a `systemd-run --scope -p Delegate=yes` scope): move it to a leaf
@@ -98,7 +100,7 @@ def _v2() -> Mechanism | None:
                 leaf = base / f"lecturekit-main-{os.getpid()}"
                 leaf.mkdir(exist_ok=True)
                 (leaf / "cgroup.procs").write_text(str(os.getpid()))
-                control.write_text("+pids +memory")
+                control.write_text("+pids +memory")  # i18n: not shown
     except OSError:  # other processes stay in the group: not ours to move
         return None
     return Mechanism("cgroup2", {"": base})
@@ -143,13 +145,17 @@ def unenforced(exe: str) -> list[str]:
     if mechanism() is None:
         if os.geteuid() == 0:
             missing.append(
-                f"processes ({PROCESSES} per submission: root is exempt from RLIMIT_NPROC)"
+                _(
+                    "processes ({processes} per submission: root is exempt from RLIMIT_NPROC)"
+                ).format(processes=PROCESSES)
             )
         missing.append(
-            f"memory of all a submission's processes together ({MEMORY_BYTES >> 20} MiB)"
+            _("memory of all a submission's processes together ({mib} MiB)").format(
+                mib=MEMORY_BYTES >> 20
+            )
         )
     if not bwrap_sizes(exe):
-        missing.append("disk (size-capped tmpfs needs bubblewrap 0.5 or later)")
+        missing.append(_("disk (size-capped tmpfs needs bubblewrap 0.5 or later)"))
     return missing
 
 
@@ -157,15 +163,22 @@ def how_enforced(exe: str) -> str:
     """One line for the instructor: how the limits hold here."""
     m = mechanism()
     groups = (
-        f"control groups ({'v2' if m.kind == 'cgroup2' else 'v1'})"
+        _("control groups ({version})").format(version="v2" if m.kind == "cgroup2" else "v1")
         if m
-        else "rlimits only (not all limits hold)"
+        else _("rlimits only (not all limits hold)")
     )
-    return (
-        f"limits per submission: {PROCESSES} processes and {MEMORY_BYTES >> 20} MiB of memory "
-        f"(all processes and tmpfs together) through {groups}; disk: tmpfs of "
-        f"{SCRATCH_BYTES >> 20} MiB (scratch), {TMP_BYTES >> 20} MiB (/tmp), "
-        f"{SHM_BYTES >> 20} MiB (/dev/shm)"
+    return _(
+        "limits per submission: {processes} processes and {memory} MiB of "
+        "memory (all processes and tmpfs together) through {groups}; disk: "
+        "tmpfs of {scratch} MiB (scratch), {tmp} MiB (/tmp), {shm} MiB "
+        "(/dev/shm)"
+    ).format(
+        processes=PROCESSES,
+        memory=MEMORY_BYTES >> 20,
+        groups=groups,
+        scratch=SCRATCH_BYTES >> 20,
+        tmp=TMP_BYTES >> 20,
+        shm=SHM_BYTES >> 20,
     )
 
 
@@ -211,7 +224,7 @@ class JobGroup:
     def close(self) -> None:
         """SIGKILL whatever is left in the group, then remove it."""
         for path in reversed(self.paths):
-            for _ in range(100):
+            for _attempt in range(100):
                 try:
                     pids = [int(p) for p in (path / "cgroup.procs").read_text().split()]
                 except OSError:
@@ -224,7 +237,7 @@ class JobGroup:
                     except OSError:
                         pass
                 time.sleep(0.02)
-            for _ in range(50):
+            for _attempt in range(50):
                 try:
                     path.rmdir()
                     break

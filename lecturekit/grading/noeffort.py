@@ -37,7 +37,8 @@ COUNT = 4
 
 #: the key a lookup-table function files an argument list under; the same code runs here (when
 #: the table is made) and in the graded function's interpreter (when it is looked up)
-KEY_SOURCE = """\
+KEY_SOURCE = (  # i18n: not shown (code)
+    """\
 def _key(args, kwargs):
     def canon(v):
         if isinstance(v, (set, frozenset)):
@@ -55,6 +56,7 @@ def _key(args, kwargs):
         return v
     return repr((canon(list(args)), sorted((k, canon(x)) for k, x in kwargs.items())))
 """
+)
 _key_namespace: dict = {}
 exec(KEY_SOURCE, _key_namespace)  # noqa: S102 - our own code, above
 key = _key_namespace["_key"]
@@ -241,7 +243,7 @@ def _same(a, b) -> bool:
 def literal(value) -> str:
     """Python source that makes ``value`` (plain data, Fractions, numpy arrays)."""
     if _numpy(value):
-        return f"np.array({literal(value.tolist())}, dtype={str(value.dtype)!r})"
+        return f"np.array({literal(value.tolist())}, dtype={str(value.dtype)!r})"  # i18n: not shown
     if isinstance(value, float) and not math.isfinite(value):
         return f"float({repr(value)!r})"
     if isinstance(value, Fraction):
@@ -269,9 +271,9 @@ def function_candidates(name: str, calls: list[tuple]) -> list[str]:
     a table of the public examples' results."""
     if not calls:
         return [
-            f"def {name}(*args, **kwargs):\n    return None",
-            f"def {name}(*args, **kwargs):\n    return 0",
-            f"def {name}(*args, **kwargs):\n    return []",
+            f"def {name}(*args, **kwargs):\n    return None",  # i18n: not shown
+            f"def {name}(*args, **kwargs):\n    return 0",  # i18n: not shown
+            f"def {name}(*args, **kwargs):\n    return []",  # i18n: not shown
         ]
     first = calls[0][2]
     made: list[str] = []
@@ -280,10 +282,12 @@ def function_candidates(name: str, calls: list[tuple]) -> list[str]:
         if not any(type(value) is type(v) and _same(value, v) for v in shapes):
             shapes.append(value)
     for k, value in enumerate(shapes):
-        made.append(f"_{name}_{k} = {literal(value)}\ndef {name}(*args, **kwargs):\n"
-                    f"    return _{name}_{k}")  # fmt: skip
+        source = (
+            f"_{name}_{k} = {literal(value)}\ndef {name}(*args, **kwargs):\n"  # i18n: not shown
+        )
+        made.append(source + f"    return _{name}_{k}")  # i18n: not shown
     table = {key(a, kw): r for a, kw, r in calls}
-    made.insert(
+    made.insert(  # i18n: not shown (code)
         2,
         f"_{name}_table = {literal(table)}\n"
         f"_{name}_first = {literal(first)}\n"
@@ -332,7 +336,8 @@ def submissions(master: Path, autograder: Path, exercise: Path, count: int = COU
     per_question = answer_sources(master, autograder)
     made = []
     for k in range(count):
-        parts = ["from fractions import Fraction", "import numpy as np", KEY_SOURCE]
+        imports = "from fractions import Fraction\nimport numpy as np"  # i18n: not shown
+        parts = [imports, KEY_SOURCE]
         for answers in per_question:
             for options in answers.values():
                 parts.append(options[k % len(options)])

@@ -23,8 +23,10 @@ import contextlib
 import doctest
 import io
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from textwrap import dedent
+
+from ..language import _
 
 
 @dataclass
@@ -39,6 +41,10 @@ class CaseResult:
     passed: bool
     statement: str = ""
     error: str = ""
+    #: the exception the failing example raised (None: it passed, or printed the wrong thing)
+    exception: BaseException | None = field(default=None, repr=False, compare=False)
+    #: the case's doctest
+    code: str = field(default="", repr=False, compare=False)
 
     @property
     def feedback(self) -> bool:
@@ -72,21 +78,25 @@ class _FirstFailure(doctest.DocTestRunner):
 
     def __init__(self) -> None:
         super().__init__(verbose=False)
-        self.first: tuple[str, str] | None = None
+        self.first: tuple[str, str, BaseException | None] | None = None
 
     def report_failure(self, out, test, example, got):
         if self.first is None:
-            self.first = (example.source, f"expected {example.want.strip()!r}, got {got.strip()!r}")
+            said = _("expected {want}, got {got}").format(
+                want=repr(example.want.strip()), got=repr(got.strip())
+            )
+            self.first = (example.source, said, None)
 
     def report_unexpected_exception(self, out, test, example, exc_info):
         if self.first is None:
             lines = traceback.format_exception_only(exc_info[0], exc_info[1])
-            self.first = (example.source, (lines[-1] if lines else "").strip())
+            self.first = (example.source, (lines[-1] if lines else "").strip(), exc_info[1])
 
 
-def run_case(code: str, env: dict, name: str = "test") -> tuple[bool, str, str]:
-    """``(passed, statement, error)`` for one doctest-formatted case run in ``env`` (which it may
-    change, as a notebook's test cell would); what the case prints is swallowed."""
+def run_case(code: str, env: dict, name: str = "test") -> tuple[bool, str, str, object]:
+    """``(passed, statement, error, exception)`` for one doctest-formatted case run in ``env``
+    (which it may change, as a notebook's test cell would); what the case prints is
+    swallowed."""
     body = dedent(code)
     examples = doctest.DocTestParser().parse(body, name)
     test = doctest.DocTest(
@@ -97,9 +107,9 @@ def run_case(code: str, env: dict, name: str = "test") -> tuple[bool, str, str]:
     with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
         result = runner.run(test, clear_globs=False)
     if result.failed == 0:
-        return True, "", ""
-    statement, error = runner.first or ("", "")
-    return False, statement.strip(), error
+        return True, "", "", None
+    statement, error, exception = runner.first or ("", "", None)
+    return False, statement.strip(), error, exception
 
 
 def run_question(spec: dict, env: dict) -> list[CaseResult]:
@@ -108,9 +118,10 @@ def run_question(spec: dict, env: dict) -> list[CaseResult]:
     points = case_points(spec)
     results = []
     for i, case in enumerate(cases(spec)):
-        passed, statement, error = run_case(case["code"], env, f"{spec['name']} {i}")
+        passed, statement, error, exc = run_case(case["code"], env, f"{spec['name']} {i}")
+        hidden = bool(case.get("hidden", True))
         results.append(
-            CaseResult(i, bool(case.get("hidden", True)), points[i], passed, statement, error)
+            CaseResult(i, hidden, points[i], passed, statement, error, exc, case["code"])
         )
     return results
 

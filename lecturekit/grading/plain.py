@@ -58,31 +58,34 @@ def plain_graph(graph) -> dict:
     }
 
 
-def plain_program(program) -> list[dict]:
+def plain_program(program, machine=None) -> list[dict]:
     """A parsed block as a list of instructions, each a dict: ``text``, the registers it
     ``reads`` and ``writes`` (lists of names, in the order the instruction names them), and
     ``memory``: ``None``, or for a load or store the access as a dict: ``base`` (the register
     the address is computed from), ``offset`` (bytes added to it), ``size`` (bytes accessed:
     RISC-V's ``lb`` 1 ... ``ld`` 8; the lecture's ``lw``/``sw`` a 4-byte word) and ``store``
-    (``True`` for a store, ``False`` for a load)."""
+    (``True`` for a store, ``False`` for a load). Given a ``machine``
+    (``lecturekit.target.machine.preset("lecture")``), each also has ``cycles``: the cycles it
+    spends in that machine's execute stage (``add`` 1, ``mul`` 3 ... on the lecture's)."""
     found = []
     for ins in program:
         mem = getattr(ins, "mem", None)
-        found.append(
-            {
-                "text": str(ins),
-                "reads": [str(r) for r in ins.reads()],
-                "writes": [str(r) for r in ins.writes()],
-                "memory": None
-                if mem is None
-                else {
-                    "base": str(mem.base),
-                    "offset": int(mem.offset),
-                    "size": int(mem.size) if mem.size is not None else WORD,
-                    "store": bool(ins.is_store),
-                },
-            }
-        )
+        plain = {
+            "text": str(ins),
+            "reads": [str(r) for r in ins.reads()],
+            "writes": [str(r) for r in ins.writes()],
+            "memory": None
+            if mem is None
+            else {
+                "base": str(mem.base),
+                "offset": int(mem.offset),
+                "size": int(mem.size) if mem.size is not None else WORD,
+                "store": bool(ins.is_store),
+            },
+        }
+        if machine is not None:
+            plain["cycles"] = int(machine.ops[ins.op_class].execute_cycles)
+        found.append(plain)
     return found
 
 

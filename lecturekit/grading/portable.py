@@ -42,6 +42,44 @@ except ImportError:  # run by callee.py as a plain script beside protocol.py
 _CACHE = type(functools.lru_cache()(lambda: None))
 
 
+def N_(message: str) -> str:
+    """Marks a message for lecturekit's catalog. This module runs where lecturekit is not (the
+    graded function's interpreter), so its text is English; :mod:`.messages` shows it in the
+    language spoken, by these templates."""
+    return message
+
+
+USES = N_(
+    "{owner} uses {name} ({what}): a graded function must be your own, working on the plain "
+    "data it is given with the standard library"
+)
+CANNOT_IMPORT = N_(
+    "{owner} uses {module}, which graded functions cannot import: they run with the standard "
+    "library only (and what the question allows), so the function must be your own"
+)
+NOT_DEFINED = N_("{name} is not defined")
+NOT_A_FUNCTION = N_("{name} is a {type}, not a function")
+CANNOT_BE_GRADED = N_("{name} cannot be graded ({error})")
+CANNOT_BE_GRADED_AT_ALL = N_("{name} cannot be graded")
+A_DEFAULT = N_("a default of {function}")
+A_CLASS = N_("the class {name} of the notebook")
+FROM_NOTEBOOK = N_("a {type} from the notebook")
+A_THING = N_("a {type}")
+#: every template above, for :mod:`.messages`
+MESSAGES = (
+    USES,
+    CANNOT_IMPORT,
+    NOT_DEFINED,
+    NOT_A_FUNCTION,
+    CANNOT_BE_GRADED,
+    CANNOT_BE_GRADED_AT_ALL,
+    A_DEFAULT,
+    A_CLASS,
+    FROM_NOTEBOOK,
+    A_THING,
+)
+
+
 class NotPortable(Exception):
     """The function cannot run without the notebook (the message says what it refers to)."""
 
@@ -64,7 +102,7 @@ def _describe(value) -> str:
     kind = type(value)
     module = getattr(kind, "__module__", "") or ""
     where = "" if module in ("builtins", "__main__") else f"{module}."
-    return f"a {where}{kind.__qualname__}"
+    return f"{where}{kind.__qualname__}"
 
 
 class _Builder:
@@ -90,10 +128,11 @@ class _Builder:
         entry["defaults"] = (
             None
             if fn.__defaults__ is None
-            else [self.value(v, f"a default of {where}") for v in fn.__defaults__]
+            else [self.value(v, A_DEFAULT.format(function=where)) for v in fn.__defaults__]
         )
+        default = A_DEFAULT.format(function=where)
         entry["kwdefaults"] = {
-            k: self.value(v, f"a default of {where}") for k, v in (fn.__kwdefaults__ or {}).items()
+            k: self.value(v, default) for k, v in (fn.__kwdefaults__ or {}).items()
         }
         cells = []
         for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or (), strict=False):
@@ -136,30 +175,25 @@ class _Builder:
             }
         if isinstance(value, type | types.BuiltinFunctionType):
             if getattr(value, "__module__", None) == "__main__":
-                return _unusable(
-                    self.owner, name, f"the class {value.__qualname__} of the notebook"
-                )
+                return _unusable(self.owner, name, A_CLASS.format(name=value.__qualname__))
             return self._imported(value, name)
         try:
             return {"kind": "value", "data": encode(value)}
         except Unencodable:
-            return _unusable(self.owner, name, _describe(value) + " from the notebook")
+            return _unusable(self.owner, name, FROM_NOTEBOOK.format(type=_describe(value)))
 
     def _imported(self, value, name: str) -> dict:
         module = getattr(value, "__module__", None)
         qualname = getattr(value, "__qualname__", None)
         if not module or not qualname or "<" in qualname:
-            return _unusable(self.owner, name, _describe(value))
+            return _unusable(self.owner, name, A_THING.format(type=_describe(value)))
         return {"kind": "import", "module": module, "attr": qualname}
 
 
 def _unusable(owner: str, name: str, what: str) -> dict:
     return {
         "kind": "unusable",
-        "message": (
-            f"{owner} uses {name} ({what}): a graded function must be your own, working on the "
-            "plain data it is given with the standard library"
-        ),
+        "message": USES.format(owner=owner, name=name, what=what),
     }
 
 
@@ -170,15 +204,16 @@ def recipe(ns: dict, name: str) -> dict:
     if isinstance(fn, _CACHE) and isinstance(getattr(fn, "__wrapped__", None), types.FunctionType):
         pass
     elif not isinstance(fn, types.FunctionType):
-        what = "not defined" if name not in ns else f"{_describe(fn)}, not a function"
-        return {"error": f"{name} is {what}"}
+        if name not in ns:
+            return {"error": NOT_DEFINED.format(name=name)}
+        return {"error": NOT_A_FUNCTION.format(name=name, type=_describe(fn))}
     elif fn.__globals__ is not ns:  # imported by name over there: says which library it needs
         return {"root": _Builder(ns, name)._imported(fn, name), "functions": {}, "globals": {}}
     builder = _Builder(ns, name)
     try:
         root = builder.value(fn, name)
     except (ValueError, TypeError, RecursionError) as exc:  # marshal of an odd code object
-        return {"error": f"{name} cannot be graded ({type(exc).__name__})"}
+        return {"error": CANNOT_BE_GRADED.format(name=name, error=type(exc).__name__)}
     return {"root": root, "functions": builder.functions, "globals": builder.globals}
 
 
@@ -188,10 +223,7 @@ def _import(module: str, attr: str | None, owner: str):
         value = importlib.import_module(module)
     except ImportError:
         top = module.split(".")[0]
-        raise NotPortable(
-            f"{owner} uses {top}, which graded functions cannot import: they run with the "
-            "standard library only (and what the question allows), so the function must be your own"
-        ) from None
+        raise NotPortable(CANNOT_IMPORT.format(owner=owner, module=top)) from None
     for part in (attr or "").split(".") if attr else ():
         value = getattr(value, part)
     return value
@@ -205,12 +237,12 @@ def load(data: dict, name: str):
     except NotPortable:
         raise
     except Exception as exc:  # noqa: BLE001 - a malformed recipe
-        raise NotPortable(f"{name} cannot be graded ({type(exc).__name__})") from None
+        raise NotPortable(CANNOT_BE_GRADED.format(name=name, error=type(exc).__name__)) from None
 
 
 def _load(data: dict, name: str):
     if not isinstance(data, dict):
-        raise NotPortable(f"{name} cannot be graded")
+        raise NotPortable(CANNOT_BE_GRADED_AT_ALL.format(name=name))
     if "error" in data:
         raise NotPortable(str(data["error"]))
     functions: dict = data.get("functions") or {}
@@ -220,10 +252,10 @@ def _load(data: dict, name: str):
     for key, entry in functions.items():
         code = marshal.loads(base64.b64decode(entry["code"]))
         if not isinstance(code, types.CodeType):
-            raise NotPortable(f"{name} cannot be graded")
+            raise NotPortable(CANNOT_BE_GRADED_AT_ALL.format(name=name))
         closure = tuple(types.CellType() for _ in entry.get("closure") or ())
         if len(closure) != len(code.co_freevars):
-            raise NotPortable(f"{name} cannot be graded")
+            raise NotPortable(CANNOT_BE_GRADED_AT_ALL.format(name=name))
         fn = types.FunctionType(code, g, str(entry["name"]), None, closure or None)
         fn.__qualname__ = str(entry["qualname"])
         made[key], cells[key] = fn, list(closure)
@@ -246,7 +278,7 @@ def _load(data: dict, name: str):
             return caches[key]
         if kind == "unusable":
             raise NotPortable(str(entry["message"]))
-        raise NotPortable(f"{name} cannot be graded")
+        raise NotPortable(CANNOT_BE_GRADED_AT_ALL.format(name=name))
 
     for key, entry in functions.items():
         fn = made[key]

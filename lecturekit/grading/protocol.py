@@ -20,6 +20,21 @@ from fractions import Fraction
 FRAME_LIMIT = 32 * 2**20  # bytes in one message from the sandbox
 
 
+def N_(message: str) -> str:
+    """Marks a message for lecturekit's catalog (this module runs where lecturekit is not:
+    :mod:`.messages` shows its text in the language spoken)."""
+    return message
+
+
+TOO_LARGE = N_("the answer is too large or too deeply nested")
+ARRAY_TOO_LARGE = N_("the array is too large")
+NOT_PLAIN = N_("an answer of type {type} is not plain data")
+MALFORMED = N_("malformed value ({what})")
+NO_NUMPY = N_("an array, and numpy is not available here")
+#: every template above, for :mod:`.messages`
+MESSAGES = (TOO_LARGE, ARRAY_TOO_LARGE, NOT_PLAIN, MALFORMED, NO_NUMPY)
+
+
 # -- plain data with exact types -------------------------------------------------------------
 class Unencodable(TypeError):
     pass
@@ -34,7 +49,7 @@ def encode(value, depth: int = 0, budget: list | None = None):
         budget = [2_000_000]
     budget[0] -= 1
     if budget[0] < 0 or depth > 60:
-        raise Unencodable("the answer is too large or too deeply nested")
+        raise Unencodable(TOO_LARGE)
     t = type(value)
     if value is None:
         return ["none"]
@@ -76,7 +91,7 @@ def encode(value, depth: int = 0, budget: list | None = None):
     if np is not None:
         if t is np.ndarray and value.dtype.kind in _NUMPY_KINDS and value.dtype.hasobject is False:
             if value.size > 1_000_000:
-                raise Unencodable("the array is too large")
+                raise Unencodable(ARRAY_TOO_LARGE)
             return [
                 "ndarray",
                 value.dtype.str,
@@ -89,7 +104,7 @@ def encode(value, depth: int = 0, budget: list | None = None):
             and value.dtype.kind in _NUMPY_KINDS
         ):
             return ["npscalar", value.dtype.str, encode(value.item(), depth + 1, budget)]
-    raise Unencodable(f"an answer of type {t.__module__}.{t.__qualname__} is not plain data")
+    raise Unencodable(NOT_PLAIN.format(type=f"{t.__module__}.{t.__qualname__}"))
 
 
 def decode(data, depth: int = 0):
@@ -101,17 +116,17 @@ def decode(data, depth: int = 0):
     except ValueError:
         raise
     except (TypeError, ArithmeticError, RecursionError, MemoryError, KeyError) as exc:
-        raise ValueError(f"malformed value ({type(exc).__name__})") from None
+        raise ValueError(MALFORMED.format(what=type(exc).__name__)) from None
 
 
 def _decode(data, depth: int = 0):
     if depth > 62 or not isinstance(data, list) or not data or type(data[0]) is not str:
-        raise ValueError("malformed value")
+        raise ValueError(MALFORMED.format(what="?"))
     tag, rest = data[0], data[1:]
 
     def one(kind):
         if len(rest) != 1 or type(rest[0]) is not kind:
-            raise ValueError(f"malformed {tag}")
+            raise ValueError(MALFORMED.format(what=tag))
         return rest[0]
 
     if tag == "none" and not rest:
@@ -123,7 +138,7 @@ def _decode(data, depth: int = 0):
     if tag == "int":
         text = one(str)
         if len(text) > 5000:
-            raise ValueError("integer too long")
+            raise ValueError(MALFORMED.format(what="int"))
         return int(text)
     if tag == "float":
         return float(one(str))
@@ -142,7 +157,7 @@ def _decode(data, depth: int = 0):
         out = {}
         for pair in one(list):
             if not isinstance(pair, list) or len(pair) != 2:
-                raise ValueError("malformed dict")
+                raise ValueError(MALFORMED.format(what="dict"))
             out[_decode(pair[0], depth + 1)] = _decode(pair[1], depth + 1)
         return out
     if tag in ("ndarray", "npscalar"):
@@ -151,22 +166,22 @@ def _decode(data, depth: int = 0):
             try:
                 import numpy as np
             except ImportError:
-                raise ValueError("an array, and numpy is not available here") from None
+                raise ValueError(NO_NUMPY) from None
 
         dtype = np.dtype(rest[0]) if rest and type(rest[0]) is str else None
         if dtype is None or dtype.kind not in _NUMPY_KINDS:
-            raise ValueError("malformed array")
+            raise ValueError(MALFORMED.format(what="ndarray"))
         if tag == "ndarray" and len(rest) == 3 and isinstance(rest[1], list):
             shape = tuple(rest[1])
             if not all(type(n) is int and n >= 0 for n in shape):
-                raise ValueError("malformed shape")
+                raise ValueError(MALFORMED.format(what="shape"))
             flat = _decode(rest[2], depth + 1)
             if not isinstance(flat, list) or len(flat) != math.prod(shape):
-                raise ValueError("malformed array")
+                raise ValueError(MALFORMED.format(what="ndarray"))
             return np.array(flat, dtype=dtype).reshape(shape)
         if tag == "npscalar" and len(rest) == 2:
             return dtype.type(_decode(rest[1], depth + 1))
-    raise ValueError(f"malformed value (tag {tag!r})")
+    raise ValueError(MALFORMED.format(what=repr(tag)))
 
 
 # -- messages: a 4-byte length, then JSON ------------------------------------------------------

@@ -61,8 +61,11 @@ import tempfile
 from pathlib import Path
 
 from ..errors import LectureKitError
+from ..language import _, get_language
 from .calls import CalleeGone, Channel, Functions, Remote
+from .messages import shown
 from .oktests import case_points, run_question, score  # noqa: F401 - case_points: its old place
+from .portable import NOT_DEFINED
 from .protocol import (  # noqa: F401 - FRAME_LIMIT ... send: the names this module had before
     FRAME_LIMIT,
     Unencodable,
@@ -142,7 +145,7 @@ class Runner:
             try:
                 session = Session(self.job, self.package)
             except CalleeGone:
-                self.job.note("the sandbox did not start")
+                self.job.note(_("the sandbox did not start"))
                 return None
             self.session = session
             for index, (number, source) in enumerate(self.cells):
@@ -158,14 +161,22 @@ class Runner:
                     self.drop()
                     self.job.errors += 1
                     self.job.note(
-                        f"cell {number} timed out after {t:g}s"
+                        _("cell {number} timed out after {seconds} s").format(
+                            number=number, seconds=f"{t:g}"
+                        )
                         if str(exc) == "timed out"
-                        else f"the submission's process ended in cell {number}"
+                        else _("the submission's process ended in cell {number}").format(
+                            number=number
+                        )
                     )
                     break
                 self.job.errors += not reply.get("ok")
                 if reply.get("timeout"):
-                    self.job.note(f"cell {number} timed out after {t:g}s")
+                    self.job.note(
+                        _("cell {number} timed out after {seconds} s").format(
+                            number=number, seconds=f"{t:g}"
+                        )
+                    )
         return self.session
 
     def drop(self) -> None:
@@ -203,7 +214,7 @@ def _code_cells(path: Path) -> list[tuple[int, str]]:
         nb = nbformat.read(str(path), as_version=4)
     cells = nb.get("cells")
     if not isinstance(cells, list):
-        raise ValueError("no list of cells")
+        raise ValueError("no list of cells")  # i18n: not shown (said as "unreadable")
     out = []
     for number, c in enumerate(cells, start=1):
         if not isinstance(c, dict) or c.get("cell_type") != "code":
@@ -223,7 +234,8 @@ def drive(plan: dict, notebook: Path, name: str, job_dir: Path, group=None) -> d
     try:
         cells = _code_cells(notebook)
     except Exception as exc:  # noqa: BLE001 - an unreadable notebook scores 0
-        return {"scores": {}, "notes": [f"unreadable notebook: {str(exc)[:200]}"], "errors": 0}
+        note = _("unreadable notebook: {error}").format(error=str(exc)[:200])
+        return {"scores": {}, "notes": [note], "errors": 0}
     value_names = [n for q in plan["questions"] for n in q["values"]]
     function_names = [n for q in plan["questions"] for n in q["functions"]]
     runner = Runner(job, PACKAGE, cells)
@@ -239,7 +251,7 @@ def drive(plan: dict, notebook: Path, name: str, job_dir: Path, group=None) -> d
                     got = reply.get("recipes")
                     recipes = got if isinstance(got, dict) else {}
                 except CalleeGone:
-                    job.note("the submission's functions could not be read")
+                    job.note(_("the submission's functions could not be read"))
     finally:
         runner.drop()
     calls = _functions(plan, job, recipes)
@@ -268,9 +280,11 @@ def _values(session: Session, names: list[str], job: Job) -> dict:
             try:
                 values[name] = decode(item["value"])
             except ValueError as exc:
-                job.note(f"{name}: not plain data ({exc})")
+                job.note(
+                    _("{name}: not plain data ({error})").format(name=name, error=shown(str(exc)))
+                )
         elif isinstance(item, dict) and "bad" in item:
-            job.note(f"{name}: {str(item['bad'])[:200]}")
+            job.note(f"{name}: {shown(str(item['bad']))[:200]}")
     return values
 
 
@@ -284,7 +298,7 @@ def _functions(plan: dict, job: Job, recipes: dict) -> dict[str, Functions]:
         key = tuple(q.get("packages") or ())
         wanted = by_packages.setdefault(key, {})
         for name in q["functions"]:
-            wanted[name] = recipes.get(name, {"error": f"{name} is not defined"})
+            wanted[name] = recipes.get(name, {"error": NOT_DEFINED.format(name=name)})
     made: dict[tuple, Functions] = {}
     for key, subset in by_packages.items():
         command = call_command(job.bwrap, list(key))
@@ -320,9 +334,13 @@ def _trusted_tests(plan: dict, job: Job, values: dict, calls: dict[str, Function
         functions.start_question(q["name"])
         scores[q["name"]] = run_ok_test(q["tests"], env)
         if functions.timed_out:
-            job.note(f"{q['name']} timed out after {job.question_timeout:g}s")
+            job.note(
+                _("{q} timed out after {seconds} s").format(
+                    q=q["name"], seconds=f"{job.question_timeout:g}"
+                )
+            )
         if q["name"] in functions.unusable:
-            job.note(f"{q['name']}: {functions.unusable[q['name']]}")
+            job.note(f"{q['name']}: {shown(functions.unusable[q['name']])}")
     return scores
 
 
@@ -355,15 +373,24 @@ def make_plan(master: Path, autograder: Path) -> dict:
             config = question_config(master, cell.source.strip())
             if "forbidden" in config:
                 raise LectureKitError(
-                    f"{master}: question {config.get('name')}: `forbidden:` is gone (a code "
-                    "question's function runs without lecturekit); remove it, and name the "
-                    "site-packages it may import under `packages:` (numpy) if any"
+                    _(
+                        "{master}: question {name}: `forbidden:` is gone (a code question's "
+                        "function runs without lecturekit); remove it, and name the "
+                        "site-packages it may import under `packages:` (numpy) if any"
+                    ).format(master=master, name=config.get("name"))
                 )
             packages = config.get("packages") or []
             if not isinstance(packages, list) or not all(p in ALLOWED for p in packages):
                 raise LectureKitError(
-                    f"{master}: question {config.get('name')}: `packages:` may list only "
-                    f"{', '.join(ALLOWED)}, got {packages!r}"
+                    _(
+                        "{master}: question {name}: `packages:` may list only {allowed}, got "
+                        "{packages!r}"
+                    ).format(
+                        master=master,
+                        name=config.get("name"),
+                        allowed=", ".join(ALLOWED),
+                        packages=packages,
+                    )
                 )
             current = {
                 "name": str(config.get("name")),
@@ -407,12 +434,18 @@ def make_plan(master: Path, autograder: Path) -> dict:
     auto = [q for q in questions if not q["manual"]]
     for q in auto:
         if q["name"] not in tests:
-            raise LectureKitError(f"{autograder}: no tests for question {q['name']}")
+            raise LectureKitError(
+                _("{autograder}: no tests for question {q}").format(
+                    autograder=autograder, q=q["name"]
+                )
+            )
         q["tests"] = tests[q["name"]]
         if not any(p > 0 for p in case_points(q["tests"])):
             raise LectureKitError(
-                f"{master}: question {q['name']}: no test case carries points (each is "
-                "`points: 0`): points come from the tests of correctness"
+                _(
+                    "{master}: question {q}: no test case carries points (each is "
+                    "`points: 0`): points come from the tests of correctness"
+                ).format(master=master, q=q["name"])
             )
         q["values"] = [v for v in q["values"] if v not in q["functions"]]
     return {"notebook_name": master.name, "setup": "\n".join(setup), "questions": auto}
@@ -450,18 +483,20 @@ def read_submission(path: Path, limit: int = SUBMISSION_BYTES) -> bytes:
     try:
         info = os.lstat(path)
     except OSError as exc:
-        raise NotGradable(f"cannot be read ({exc.strerror})") from None
+        raise NotGradable(_("cannot be read ({reason})").format(reason=exc.strerror)) from None
     if not stat.S_ISREG(info.st_mode):
-        raise NotGradable(f"not a regular file ({_kind(info.st_mode)}): not graded")
+        raise NotGradable(
+            _("not a regular file ({kind}): not graded").format(kind=_kind(info.st_mode))
+        )
     if info.st_size > limit:
-        raise NotGradable(f"larger than {limit >> 20} MiB: not graded")
+        raise NotGradable(_("larger than {mib} MiB: not graded").format(mib=limit >> 20))
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError as exc:
-        raise NotGradable(f"cannot be read ({exc.strerror})") from None
+        raise NotGradable(_("cannot be read ({reason})").format(reason=exc.strerror)) from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise NotGradable("not a regular file: not graded")
+            raise NotGradable(_("not a regular file: not graded"))
         chunks, size = [], 0
         while True:
             chunk = os.read(fd, 1 << 20)
@@ -469,7 +504,7 @@ def read_submission(path: Path, limit: int = SUBMISSION_BYTES) -> bytes:
                 break
             size += len(chunk)
             if size > limit:
-                raise NotGradable(f"larger than {limit >> 20} MiB: not graded")
+                raise NotGradable(_("larger than {mib} MiB: not graded").format(mib=limit >> 20))
             chunks.append(chunk)
         return b"".join(chunks)
     finally:
@@ -478,16 +513,16 @@ def read_submission(path: Path, limit: int = SUBMISSION_BYTES) -> bytes:
 
 def _kind(mode: int) -> str:
     for test, name in (
-        (stat.S_ISLNK, "a symbolic link"),
-        (stat.S_ISFIFO, "a FIFO"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISSOCK, "a socket"),
-        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISLNK, _("a symbolic link")),
+        (stat.S_ISFIFO, _("a FIFO")),
+        (stat.S_ISCHR, _("a character device")),
+        (stat.S_ISBLK, _("a block device")),
+        (stat.S_ISSOCK, _("a socket")),
+        (stat.S_ISDIR, _("a folder")),
     ):
         if test(mode):
             return name
-    return "not a file"
+    return _("not a file")
 
 
 class Grader:
@@ -516,10 +551,11 @@ class Grader:
         self.unenforced = limits.unenforced(self.exe)
         if self.unenforced and not unsafe:
             raise LectureKitError(
-                "these per-submission limits cannot be enforced on this machine: "
-                + "; ".join(self.unenforced)
-                + ". Grade as root or in a delegated cgroup v2 subtree (README, 'What grading "
-                "defends against'), or give --unsafe to grade without them"
+                _(
+                    "these per-submission limits cannot be enforced on this machine: {limits}. "
+                    "Grade as root or in a delegated cgroup v2 subtree (README, 'What grading "
+                    "defends against'), or give --unsafe to grade without them"
+                ).format(limits="; ".join(self.unenforced))
             )
         self.mechanism = limits.mechanism()
         self.plan = make_plan(master, autograder)
@@ -584,22 +620,24 @@ class Grader:
                 stderr=subprocess.PIPE,
                 start_new_session=True,
                 cwd=job,
+                # its notes in the language spoken here (the CLI's --lang included)
+                env={**os.environ, "LECTUREKIT_LANG": get_language()},
             )
             try:
                 out, err = proc.communicate(timeout=self.limit)
             except subprocess.TimeoutExpired:
                 stop(proc)
                 out, err = b"", b""
-                notes.append(f"stopped after {self.limit:g}s")
+                notes.append(_("stopped after {seconds} s").format(seconds=f"{self.limit:g}"))
             if proc.returncode not in (0, None) and not notes:
                 last = err.decode(errors="replace").strip().splitlines()[-1:]
-                notes.append(f"grader process failed: {last}")
+                notes.append(_("grader process failed: {error}").format(error=last))
             if out:
                 data = json.loads(out[:RESULT_LIMIT])
         except NotGradable as exc:
             notes.append(str(exc))
         except (OSError, ValueError, LectureKitError) as exc:
-            notes.append(f"could not grade: {exc}")
+            notes.append(_("could not grade: {error}").format(error=exc))
         finally:
             if group is not None:
                 group.close()

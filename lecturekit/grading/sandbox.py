@@ -38,6 +38,7 @@ import time
 from pathlib import Path
 
 from ..errors import LectureKitError
+from ..language import _
 from . import limits
 
 #: where a run's scratch directory appears inside the sandbox (its working directory)
@@ -68,9 +69,11 @@ def bwrap() -> str:
     exe = shutil.which("bwrap")
     if exe is None:
         raise LectureKitError(
-            "grading runs every submission in a bubblewrap sandbox, and `bwrap` is not "
-            "installed: install it (Debian/Ubuntu: `apt-get install bubblewrap`; Fedora: "
-            "`dnf install bubblewrap`) and grade again"
+            _(
+                "grading runs every submission in a bubblewrap sandbox, and `bwrap` is not "
+                "installed: install it (Debian/Ubuntu: `apt-get install bubblewrap`; Fedora: "
+                "`dnf install bubblewrap`) and grade again"
+            )
         )
     SIZED[:] = [limits.bwrap_sizes(exe)]
     probe = subprocess.run(
@@ -81,11 +84,13 @@ def bwrap() -> str:
     )
     if probe.returncode != 0:
         raise LectureKitError(
-            "bubblewrap is installed but cannot make a sandbox here "
-            f"({probe.stderr.strip() or probe.returncode}): enable unprivileged user "
-            "namespaces (`sysctl kernel.unprivileged_userns_clone=1`, "
-            "`sysctl user.max_user_namespaces=15000`) or grade as root on a machine "
-            "that allows namespaces"
+            _(
+                "bubblewrap is installed but cannot make a sandbox here ({reason}): "
+                "enable unprivileged user namespaces (`sysctl "
+                "kernel.unprivileged_userns_clone=1`, `sysctl "
+                "user.max_user_namespaces=15000`) or grade as root on a machine that "
+                "allows namespaces"
+            ).format(reason=probe.stderr.strip() or probe.returncode)
         )
     return exe
 
@@ -202,7 +207,9 @@ def package_folders(packages: list[str]) -> list[tuple[str, str]]:
     for name in packages:
         spec = importlib.util.find_spec(name)
         if spec is None or not spec.submodule_search_locations:
-            raise LectureKitError(f"a code question allows the package {name!r}: not installed")
+            raise LectureKitError(
+                _("a code question allows the package {name!r}: not installed").format(name=name)
+            )
         folder = os.path.realpath(list(spec.submodule_search_locations)[0])
         found.append((folder, name))
         libs = folder + ".libs"

@@ -11,7 +11,7 @@ import os
 import signal
 import sys
 
-from .portable import recipe
+from .portable import CANNOT_BE_GRADED, recipe
 from .protocol import Unencodable, encode, receive_blocking, send
 
 
@@ -22,7 +22,7 @@ class _Interrupt(KeyboardInterrupt):
 
 def _alarm(seconds: float) -> None:
     def handler(signum, frame):
-        raise _Interrupt(f"timed out after {seconds:g}s")
+        raise _Interrupt(f"timed out after {seconds:g}s")  # i18n: not shown (the cell's own)
 
     signal.signal(signal.SIGALRM, handler)
     signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.01))
@@ -94,7 +94,8 @@ def worker_main() -> int:
                 try:
                     out[name] = recipe(ns, name)
                 except BaseException as exc:  # noqa: BLE001 - a function that cannot be read
-                    out[name] = {"error": f"{name} cannot be graded ({type(exc).__name__})"}
+                    error = CANNOT_BE_GRADED.format(name=name, error=type(exc).__name__)
+                    out[name] = {"error": error}
             send(chan_out, {"recipes": out})
         else:
             return 1
