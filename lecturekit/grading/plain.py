@@ -6,9 +6,11 @@ lecturekit (see :mod:`.calls`). The master notebook's setup imports these conver
 (trusted) and the student's notebook (for exploring and the public tests) make the same data:
 
 * :func:`plain_graph` -- a dependence graph (``lecturekit.core.Graph``);
-* :func:`plain_program` -- a parsed block (``lecturekit.asm.parse``);
+* :func:`plain_program` -- a parsed block (``lecturekit.asm.parse``); :func:`plain_timed_program`
+  adds each instruction's timing on a machine;
 * :func:`plain_loop` -- a single-block loop (``lecturekit.loops.analyze_loop``), and
   :func:`loop_text`, the way back: a plain loop (a function's answer) as assembly text;
+* :func:`plain_op` -- an operator of the roofline model (``lecturekit.llm.roofline.Op``);
 * :func:`inputs_after_call` -- for a test about mutation: the function's own copies of its
   arguments after a call.
 
@@ -147,6 +149,36 @@ def loop_text(loop: dict) -> str:
         label = f"{loop['label']}: " if k == 0 else ""
         lines.append(f"{label}{ins['op']} {', '.join(operands)}")
     return "\n".join(lines) + "\n"
+
+
+def plain_timed_program(program, machine) -> list[dict]:
+    """:func:`plain_program` with each instruction's timing on ``machine`` (a
+    ``lecturekit.target.machine.Machine``, per opcode on the real-core presets): ``latency``, the
+    cycles from its issue until its result is ready, and ``holds``, the ``(unit, cycles)`` pairs of
+    the functional units it occupies from its issue."""
+    out = plain_program(program)
+    for entry, ins in zip(out, program, strict=True):
+        timing = machine.timing(machine.timing_key(ins))
+        entry["latency"] = int(timing.execute_cycles)
+        entry["holds"] = [(str(unit), int(cycles)) for unit, cycles in timing.holds()]
+    return out
+
+
+def plain_op(op) -> dict:
+    """An operator of the roofline model (``lecturekit.llm.roofline.Op``) as a dict: its
+    ``name``, its ``flops`` (a float) and the tensors it ``reads`` and ``writes`` (dicts: tensor
+    name -> bytes moved to or from memory, ints where whole)."""
+
+    def nbytes(value):
+        value = float(value)
+        return int(value) if value.is_integer() else value
+
+    return {
+        "name": str(op.name),
+        "flops": float(op.flops),
+        "reads": {str(t): nbytes(b) for t, b in dict(op.reads).items()},
+        "writes": {str(t): nbytes(b) for t, b in dict(op.writes).items()},
+    }
 
 
 def inputs_after_call(fn, *args, **kwargs):
