@@ -35,11 +35,23 @@ MAY_IMPORT = {
     "asm": {"foundation"},
     "target": {"foundation", "core", "asm"},
     "loops": {"foundation", "core", "asm", "target"},
+    "regions": {"foundation", "core", "asm", "target", "loops"},
     "llm": {"foundation", "core"},
-    "viz": {"foundation", "core", "asm", "target", "loops", "llm"},
-    "widgets": {"foundation", "core", "asm", "target", "loops", "llm", "viz"},
+    "viz": {"foundation", "core", "asm", "target", "loops", "regions", "llm"},
+    "widgets": {"foundation", "core", "asm", "target", "loops", "regions", "llm", "viz"},
     "grading": {"foundation"},
-    "cli": {"foundation", "core", "asm", "target", "loops", "llm", "viz", "grading", "package"},
+    "cli": {
+        "foundation",
+        "core",
+        "asm",
+        "target",
+        "loops",
+        "regions",
+        "llm",
+        "viz",
+        "grading",
+        "package",
+    },  # fmt: skip
     "package": {"foundation", "asm"},  # lecturekit/__init__.py: the errors, parse on first use
     "__main__": {"cli"},
 }
