@@ -77,16 +77,7 @@ def live_intervals(
 def max_live(intervals: Sequence[tuple[int, int]], ii: int | None = None) -> int:
     """The most intervals ``[a, b)`` containing one point (``ii``: one row ``t mod ii``)."""
     if ii is not None:
-        if isinstance(ii, bool) or not isinstance(ii, int) or ii < 1:
-            raise ScheduleError(f"ii must be a whole number >= 1, got {ii!r}")
-        rows = [0] * ii
-        for a, b in intervals:
-            whole, part = divmod(b - a, ii)
-            for r in range(ii):
-                rows[r] += whole
-            for t in range(a, a + part):
-                rows[t % ii] += 1
-        return max(rows, default=0)
+        return max(live_per_row(intervals, ii), default=0)
     change: Counter = Counter()
     for a, b in intervals:
         change[a] += 1
@@ -96,6 +87,20 @@ def max_live(intervals: Sequence[tuple[int, int]], ii: int | None = None) -> int
         live += change[t]
         best = max(best, live)
     return best
+
+
+def live_per_row(intervals: Sequence[tuple[int, int]], ii: int) -> list[int]:
+    """How many interval-cycles fall on each row ``t mod ii`` (the kernel's rows)."""
+    if isinstance(ii, bool) or not isinstance(ii, int) or ii < 1:
+        raise ScheduleError(f"ii must be a whole number >= 1, got {ii!r}")
+    rows = [0] * ii
+    for a, b in intervals:
+        whole, part = divmod(b - a, ii)
+        for r in range(ii):
+            rows[r] += whole
+        for t in range(a, a + part):
+            rows[t % ii] += 1
+    return rows
 
 
 def live_at(intervals: Sequence[tuple[int, int]], point: int) -> int:
@@ -192,5 +197,6 @@ __all__ = [
     "assign_registers",
     "live_at",
     "live_intervals",
+    "live_per_row",
     "max_live",
 ]
