@@ -52,11 +52,12 @@ def test_window_one_width_one_is_the_in_order_pipeline(seed, machine):
     renaming and no branch prediction is the in-order pipeline, cycle for cycle."""
     p = block(seed)
     sim = simulate(p, machine)
-    r = simulate_ooo(p, machine, window=1, rename=False, predict=False)
+    r = simulate_ooo(p, machine, window=1, rename=False, predict=False, memory_order=True)
     assert r.issue == [sim.issue[k] for k in range(len(p))]
     assert r.cycles == sim.cycles
-    assert r.write == [sim.issue[k] + r.machine.write_offset(r.machine.timing_key(ins))
-                       for k, ins in enumerate(p)]  # fmt: skip
+    assert r.write == [
+        sim.issue[k] + r.machine.write_offset(r.machine.timing_key(ins)) for k, ins in enumerate(p)
+    ]
 
 
 @settings(max_examples=60, deadline=None)
@@ -133,12 +134,17 @@ def test_the_lecture_blocks_on_a_growing_window():
     instruction a cycle, so the last one (t6, independent) enters the window too late, and it
     picks the oldest ready instruction, not the one on the longest path. Fetching two a cycle,
     program order reaches 10, but the slide's order still takes 11 (oldest first)."""
-    orders = {"program": list(range(6)), "scheduled": [0, 2, 5, 1, 4, 3],
-              "slide": [2, 4, 0, 1, 3, 5]}  # fmt: skip
+    orders = {
+        "program": list(range(6)),
+        "scheduled": [0, 2, 5, 1, 4, 3],
+        "slide": [2, 4, 0, 1, 3, 5],
+    }
     table = compare_windows(SIX_BLOCK, "lecture", windows=(1, 2, 4, None), orders=orders)
     assert {name: row["in-order"] for name, row in table.items()} == {
-        "program": 12, "scheduled": 10, "slide": 15,
-    }  # fmt: skip
+        "program": 12,
+        "scheduled": 10,
+        "slide": 15,
+    }
     assert table["program"][1] == 12  # one station: in order
     assert table["program"][2] == table["program"][None] == 11
     assert table["slide"][2] == table["slide"][None] == 12

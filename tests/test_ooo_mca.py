@@ -67,8 +67,11 @@ def test_random_blocks_agree_but_for_the_choice_among_ready_instructions():
 def test_the_translation_is_one_instruction_for_one():
     code = to_aarch64("add $t0, $t1, $t2\naddi $t3, $t0, 4\nlw $t4, 8($s1)\nsw $t4, 0($s2)\n")
     assert code.splitlines() == [
-        "add w0, w1, w2", "add w3, w0, 4", "ldr w4, [x20, 8]", "str w4, [x21, 0]",
-    ]  # fmt: skip
+        "add w0, w1, w2",
+        "add w3, w0, 4",
+        "ldr w4, [x20, 8]",
+        "str w4, [x21, 0]",
+    ]
     with pytest.raises(LectureKitError, match="no one-instruction AArch64 form"):
         to_aarch64("slt $t0, $t1, $t2")
     assert ours_on_a57(SIX_BLOCK).retired == 6

@@ -64,8 +64,9 @@ def test_figure_3_8_when_the_multiply_is_ready_to_write():
     assert state["stations"] == [(DIV, [MUL])]  # DIV.D waits for the MUL.D: Qj = Mult1
     # register status: F0 from the MUL.D, F10 from the DIV.D (F6 and F8 are written already)
     assert {reg: k for reg, k in state["renamed"].items() if r.write[k] > ready} == {
-        "f0": MUL, "f10": DIV,
-    }  # fmt: skip
+        "f0": MUL,
+        "f10": DIV,
+    }
     # the WAR on F6 (DIV.D reads it, ADD.D writes it) did not hold the ADD.D back
     assert r.write[ADD] < r.issue[DIV]
     assert any(e.kind == "WAR" and e.on == "f6" for e in r.removed)

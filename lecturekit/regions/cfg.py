@@ -30,9 +30,15 @@ EXIT = "exit"
 MAX_BLOCKS = 200
 
 INVERSE = {
-    "beq": "bne", "bne": "beq", "blt": "bge", "bge": "blt", "bgt": "ble", "ble": "bgt",
-    "beqz": "bnez", "bnez": "beqz",
-}  # fmt: skip
+    "beq": "bne",
+    "bne": "beq",
+    "blt": "bge",
+    "bge": "blt",
+    "bgt": "ble",
+    "ble": "bgt",
+    "beqz": "bnez",
+    "bnez": "beqz",
+}
 
 
 class RegionError(LectureKitError):

@@ -77,8 +77,11 @@ def condition(branch: Instruction, c: str, extra: str) -> list[Instruction]:
         return [_ins(f"slt ${c}, ${a}, ${b}"), _ins(f"xori ${c}, ${c}, 1")]
     if op == "ble":
         return [_ins(f"slt ${c}, ${b}, ${a}"), _ins(f"xori ${c}, ${c}, 1")]
-    ne = [_ins(f"slt ${c}, ${a}, ${b}"), _ins(f"slt ${extra}, ${b}, ${a}"),
-          _ins(f"or ${c}, ${c}, ${extra}")]  # fmt: skip
+    ne = [
+        _ins(f"slt ${c}, ${a}, ${b}"),
+        _ins(f"slt ${extra}, ${b}, ${a}"),
+        _ins(f"or ${c}, ${c}, ${extra}"),
+    ]
     return ne if op == "bne" else [*ne, _ins(f"xori ${c}, ${c}, 1")]
 
 
@@ -164,9 +167,12 @@ def if_convert(cfg: CFG, head: str, *, speculative_loads: bool = False) -> IfCon
         t, e = final["then"].get(r, r), final["else"].get(r, r)
         d = next(fresh)
         body.extend(
-            [_ins(f"xor ${d}, ${t}, ${e}"), _ins(f"and ${d}, ${d}, ${mask}"),
-             _ins(f"xor ${r}, ${e}, ${d}")]
-        )  # fmt: skip
+            [
+                _ins(f"xor ${d}, ${t}, ${e}"),
+                _ins(f"and ${d}, ${d}, ${mask}"),
+                _ins(f"xor ${r}, ${e}, ${d}"),
+            ]
+        )
         added += 3
         selects.append(r)
     gone = {n for n in arms.values() if n is not None}

@@ -17,9 +17,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from ..asm import Program, parse
+from ..asm import Program, format_instruction, parse
 from ..loops.interp import RunResult, run
-from ..target.pipeline import simulate
+from ..loops.timing import measure
+from ..target.ooo import simulate_ooo
 from .cfg import CFG, cfg_of
 
 
@@ -39,6 +40,20 @@ def _program(code) -> Program:
     if isinstance(code, str):
         return parse(code)
     return code
+
+
+def timing_stream(program: Program, executed: list[int]) -> Program:
+    """``executed`` (instruction indices) as a block, branches pointing to a label at its end
+    (as :func:`lecturekit.loops.timing.measure` builds it)."""
+    from dataclasses import replace
+
+    lines = []
+    for k in executed:
+        ins = program[k]
+        if ins.target is not None:
+            ins = replace(ins, target="end")
+        lines.append(format_instruction(replace(ins, labels=(), text="")))
+    return parse("\n".join(lines) + "\nend:\n")
 
 
 def block_starts(program: Program) -> dict[int, str]:
@@ -64,15 +79,32 @@ def run_path(
     return PathRun(result, blocks, list(result.executed))
 
 
-def path_cycles(code, regs=None, mem=None, machine=None) -> tuple[int, int]:
-    """``(cycles, instructions)`` of one run of ``code``: the instructions it executed, in
-    order, through the in-order pipeline of ``machine``."""
+def dynamic_stream(code, regs=None, mem=None) -> tuple[Program, list[int | None]]:
+    """The instructions one run of ``code`` executes, in order, as a straight-line block (its
+    branches kept, pointing to a label at the end): what the pipeline — in order or out of
+    order — sees; and the address each one accessed (``None`` if none)."""
     program = _program(code)
-    run_ = run_path(program, regs, mem)
-    dynamic = Program([program[k] for k in run_.executed], {}, "")
-    if not len(dynamic):
+    run_ = run_path(program, regs, mem, strict=False)
+    return timing_stream(program, run_.executed), list(run_.result.addresses)
+
+
+def path_cycles(code, regs=None, mem=None, machine=None) -> tuple[int, int]:
+    """``(cycles, instructions)`` of one run of ``code`` on the in-order pipeline of
+    ``machine``: :func:`lecturekit.loops.timing.measure` (the instructions it executed, in
+    order, through the cycle-by-cycle simulator)."""
+    t = measure(_program(code), regs, mem, machine or "lecture")
+    return t.cycles, t.instructions
+
+
+def ooo_path_cycles(code, regs=None, mem=None, machine=None, **options) -> tuple[int, int]:
+    """``(cycles, instructions)`` of one run of ``code`` on the out-of-order core
+    (:func:`lecturekit.target.ooo.simulate_ooo`, ``options`` passed on), which compares the
+    addresses the run accessed."""
+    stream, addresses = dynamic_stream(code, regs, mem)
+    if not len(stream):
         return 0, 0
-    return simulate(dynamic, machine).cycles, len(dynamic)
+    options.setdefault("addresses", addresses)
+    return simulate_ooo(stream, machine, **options).cycles, len(stream)
 
 
 def same_on_every_path(
@@ -140,7 +172,9 @@ __all__ = [
     "PathRun",
     "acyclic_paths",
     "block_starts",
+    "dynamic_stream",
     "edge_profile",
+    "ooo_path_cycles",
     "path_cycles",
     "run_path",
     "same_on_every_path",

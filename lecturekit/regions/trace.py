@@ -260,8 +260,14 @@ def schedule_trace(
             if b >= p:
                 edges.extend(Edge(i, b, 0, "CTRL", "below a join") for i in range(p))
     g = dg.graph
-    graph = Graph(g.ops, edges, units=dict(g.units), issue_width=g.issue_width,
-                  earliest=g.earliest, name=g.name)  # fmt: skip
+    graph = Graph(
+        g.ops,
+        edges,
+        units=dict(g.units),
+        issue_width=g.issue_width,
+        earliest=g.earliest,
+        name=g.name,
+    )
     sched = list_schedule(graph, priority)
     order = list(sched.order)
     pos = {i: j for j, i in enumerate(order)}
@@ -357,7 +363,7 @@ def schedule_trace(
         join_copies=sum(len(c) for c in join_comp.values()),
         size_before=cfg.size(),
         size_after=len(program_out),
-    )  # fmt: skip
+    )
 
 
 def tail_duplicate(cfg: CFG, trace: list[str]) -> tuple[CFG, int]:
@@ -431,9 +437,13 @@ def superblock(
     size_before = cfg.size()
     dup, copied = tail_duplicate(cfg, trace)
     result = schedule_trace(
-        dup, trace, machine, priority=priority, speculative_loads=speculative_loads,
+        dup,
+        trace,
+        machine,
+        priority=priority,
+        speculative_loads=speculative_loads,
         kind="superblock",
-    )  # fmt: skip
+    )
     result.duplicated = copied
     result.size_before = size_before
     return result

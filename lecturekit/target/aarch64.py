@@ -19,8 +19,15 @@ from ..asm import Program, parse
 from ..errors import LectureKitError
 from .ooo import OooResult, simulate_ooo
 
-_OPS = {"add": "add", "sub": "sub", "and": "and", "or": "orr", "xor": "eor", "mul": "mul",
-        "div": "sdiv"}  # fmt: skip
+_OPS = {
+    "add": "add",
+    "sub": "sub",
+    "and": "and",
+    "or": "orr",
+    "xor": "eor",
+    "mul": "mul",
+    "div": "sdiv",
+}
 _IMM = {"addi": "add", "subi": "sub"}
 #: the A57 settings of llvm-mca 14: dispatch width 3, a 128-entry reorder buffer, retirement not
 #: limited per cycle, no scheduler buffer limits, loads assumed not to alias stores (stores stay

@@ -26,12 +26,15 @@ What the hardware does, and where it is in the model:
   written at the earliest; only then does it leave the reorder buffer.
 
 Branches: with ``predict=True`` (the default) the core predicts every branch correctly, so no
-instruction waits for a branch (its ``CTRL`` edges go); it still commits in order. Memory:
-loads and stores keep their order where they may alias (``memory_order=True``), as a core
-without speculative memory disambiguation does; ``memory_order=False`` drops those edges (llvm-mca
-assumes loads and stores never alias).
+instruction waits for a branch (its ``CTRL`` edges go); it still commits in order. Memory: the
+core compares addresses (``memory_order="addresses"``, the default): a load waits for an older
+store only when they may touch the same word, which it tells from the code where pointers move
+by constants (:func:`memory_addresses`); ``memory_order=True`` keeps every memory dependence of
+the analysis (as the in-order pipeline does), ``False`` drops them all, ``"llvm-mca"`` orders
+them as llvm-mca does.
 
-With ``window=1, rename=False, predict=False`` and no reorder-buffer limit, a single-issue
+With ``window=1, rename=False, predict=False, memory_order=True`` and no reorder-buffer limit, a
+single-issue
 machine runs exactly as the in-order pipeline (:func:`lecturekit.target.pipeline.simulate`) and
 :func:`lecturekit.core.evaluate` say (the tests check it on random blocks).
 
@@ -73,16 +76,32 @@ def renamed_graph(
     *,
     rename: bool = True,
     predict: bool = True,
-    memory_order: bool | str = True,
+    memory_order: bool | str = "addresses",
+    addresses: list[int | None] | None = None,
 ) -> Graph:
     """The dependence graph an out-of-order core respects: ``dg``'s edges without register WAR
     and WAW (``rename``), without ``CTRL`` (``predict``), without memory edges
-    (``memory_order=False``), or with llvm-mca's memory order instead (``"llvm-mca"``: loads
-    pass stores, since it assumes they never alias, but a store waits until the stores before
-    it have executed and the loads before it have started). Operations, units and issue width
-    are the block's."""
-    if memory_order not in (True, False, "llvm-mca"):
-        raise ScheduleError(f"memory_order is True, False or 'llvm-mca', got {memory_order!r}")
+    (``memory_order=False``), with only those between accesses to the same address where the
+    addresses can be told apart (``"addresses"``, :func:`memory_addresses`), or with llvm-mca's
+    memory order instead (``"llvm-mca"``: loads pass stores, since it assumes they never alias,
+    but a store waits until the stores before it have executed and the loads before it have
+    started). ``True`` keeps every memory edge of the analysis. ``addresses`` (the address
+    each instruction accessed in a run, as :func:`lecturekit.loops.interp.run` records them)
+    are what the core compares when they are given. Operations, units and issue width are the
+    block's."""
+    if memory_order not in (True, False, "addresses", "llvm-mca"):
+        raise ScheduleError(
+            f"memory_order is True, False, 'addresses' or 'llvm-mca', got {memory_order!r}"
+        )
+    where = memory_addresses(dg.program) if memory_order == "addresses" else {}
+    if memory_order == "addresses" and addresses is not None:
+        if len(addresses) != len(dg.program):
+            raise ScheduleError(f"{len(addresses)} addresses for {len(dg.program)} instructions")
+        where = {
+            k: ("memory", a, dg.program[k].mem.size or 4)
+            for k, a in enumerate(addresses)
+            if a is not None and dg.program[k].mem is not None
+        }
     keep: list[Edge] = []
     for e in dg.edges:
         memory = e.on.startswith("mem ")
@@ -90,7 +109,11 @@ def renamed_graph(
             continue
         if predict and e.kind == "CTRL":
             continue
-        if memory_order is not True and memory:
+        if memory and memory_order == "addresses":
+            a, b = where.get(e.src), where.get(e.dst)
+            if a is not None and b is not None and a[0] == b[0] and not _overlap(a, b):
+                continue  # the core compares the addresses: these two never meet
+        elif memory and memory_order is not True:
             continue
         keep.append(e)
     g = dg.graph
@@ -105,9 +128,45 @@ def renamed_graph(
             elif ins.is_load:
                 loads.append(k)
     return Graph(
-        g.ops, keep, units=dict(g.units), issue_width=g.issue_width, earliest=g.earliest,
-        name=g.name, source=dg,
-    )  # fmt: skip
+        g.ops,
+        keep,
+        units=dict(g.units),
+        issue_width=g.issue_width,
+        earliest=g.earliest,
+        name=g.name,
+        source=dg,
+    )
+
+
+def memory_addresses(program: Program) -> dict[int, tuple[str, int, int]]:
+    """The address of every load and store as ``(origin, offset, size)`` where it can be known
+    from the code: a register that only moves by constants (``addi $s1, $s1, 4``, ``move``)
+    keeps its origin (its value at the start, or the instruction that last set it otherwise),
+    so ``0($s1)`` before and after ``addi $s1, $s1, 4`` are ``(s1, 0)`` and ``(s1, 4)``: two
+    different words. An out-of-order core knows the addresses once it has computed them and
+    lets a load pass an older store to another address (H&P's load and store buffers compare
+    them); accesses with different origins may be anywhere and stay in order."""
+    state: dict[str, tuple[str, int]] = {}
+    out: dict[int, tuple[str, int, int]] = {}
+    for k, ins in enumerate(program):
+        if ins.mem is not None:
+            origin, const = state.get(ins.mem.base, (ins.mem.base, 0))
+            out[k] = (origin, const + ins.mem.offset, ins.mem.size or 1)
+        for reg in ins.writes():
+            src = ins.srcs[0] if ins.srcs else None
+            if ins.opcode in ("addi", "subi", "addiu", "daddui") and ins.imm is not None:
+                origin, const = state.get(src, (src, 0))
+                step = ins.imm if ins.opcode != "subi" else -ins.imm
+                state[reg] = (origin, const + step)
+            elif ins.opcode in ("move", "mv") and src is not None:
+                state[reg] = state.get(src, (src, 0))
+            else:
+                state[reg] = (f"{reg}@{k}", 0)
+    return out
+
+
+def _overlap(a: tuple[str, int, int], b: tuple[str, int, int]) -> bool:
+    return a[1] < b[1] + b[2] and b[1] < a[1] + a[2]
 
 
 @dataclass
@@ -261,9 +320,10 @@ def simulate_ooo(
     retire_width: int | None | str = "width",
     rename: bool = True,
     predict: bool = True,
-    memory_order: bool | str = True,
+    memory_order: bool | str = "addresses",
     select: str = "age",
     order: list[int] | None = None,
+    addresses: list[int | None] | None = None,
 ) -> OooResult:
     """Run ``program`` (instructions in ``order``, default program order: the order of the
     binary) on an out-of-order version of ``machine`` (module docstring).
@@ -274,7 +334,9 @@ def simulate_ooo(
     committed per cycle when it differs from ``width`` (``None``: no limit). ``select``: which
     ready instruction goes first: ``"age"`` (the oldest, the textbook rule) or ``"llvm-mca"``
     (llvm-mca's scheduler: the smallest position in the program minus the number of
-    instructions that read its result, ties to the oldest).
+    instructions that read its result, ties to the oldest). ``addresses``: the address each
+    instruction accessed in a run (the stream of a loop, :func:`lecturekit.regions.paths.
+    dynamic_stream`): the core then orders only accesses to the same word.
     """
     if isinstance(program, str):
         program = parse(program)
@@ -292,7 +354,9 @@ def simulate_ooo(
     dg = analyze(program, m)
     order = list(range(n)) if order is None else list(order)
     _check_order(dg, order)
-    graph = renamed_graph(dg, rename=rename, predict=predict, memory_order=memory_order)
+    graph = renamed_graph(
+        dg, rename=rename, predict=predict, memory_order=memory_order, addresses=addresses
+    )
     kept = set(map(id, graph.edges))
     removed = [e for e in dg.edges if id(e) not in kept]
     # the stations are the stage before the read stage: an instruction dispatched in a cycle may
@@ -321,9 +385,24 @@ def simulate_ooo(
     write = [issue[k] + m.write_offset(keys[k]) for k in range(n)]
     sched.algorithm = "out-of-order"
     return OooResult(
-        program, m, window, rob, width, rename, predict, order, graph, sched,
-        dispatch, issue, complete, write, commit, removed, dict(w.held),
-    )  # fmt: skip
+        program,
+        m,
+        window,
+        rob,
+        width,
+        rename,
+        predict,
+        order,
+        graph,
+        sched,
+        dispatch,
+        issue,
+        complete,
+        write,
+        commit,
+        removed,
+        dict(w.held),
+    )
 
 
 def compare_windows(
@@ -376,6 +455,7 @@ __all__ = [
     "MAX_INSTRUCTIONS",
     "OooResult",
     "compare_windows",
+    "memory_addresses",
     "renamed_graph",
     "simulate_ooo",
     "trace_of",

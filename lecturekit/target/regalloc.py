@@ -324,9 +324,7 @@ def allocate(
         if val.live_out:
             reg = val.name.split("@")[0]
             exit_[reg] = ("reg", in_reg[v]) if v in in_reg else ("mem", slot[v])
-    return Allocation(
-        Program(out, {}, ""), names, entry, exit_, stores, loads, peak, order
-    )  # fmt: skip
+    return Allocation(Program(out, {}, ""), names, entry, exit_, stores, loads, peak, order)
 
 
 def check_allocation(
