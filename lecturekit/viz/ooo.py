@@ -168,7 +168,9 @@ def plot_ooo_timeline(result, ax=None, *, upto: int | None = None, title: str | 
     ax.set_ylim(n - 0.5, -0.5)
     ax.set_yticks(range(n))
     ax.set_yticklabels(
-        [f"I{k + 1}  {result.program[k].text}" for k in range(n)], fontsize=7, family="monospace"
+        [f"I{k + 1}  {result.program[k].text}".replace("$", r"\$") for k in range(n)],
+        fontsize=7,
+        family="monospace",
     )
     ax.set_xticks(range(first, last + 1))
     ax.tick_params(axis="x", labelsize=6)

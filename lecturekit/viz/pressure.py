@@ -36,7 +36,7 @@ def plot_live_ranges(
     for k, ((a, b), v) in enumerate(zip(intervals, values, strict=True)):
         a, b = max(a, lo), min(b, n)
         top.barh(k, b - a, left=a - 0.5, height=0.6, color=instruction_color(k), alpha=0.8)
-        top.text(a - 0.45, k, v.name, va="center", fontsize=6.5)
+        top.text(a - 0.45, k, v.name.replace("$", r"\$"), va="center", fontsize=6.5)
     top.set_yticks([])
     top.set_ylim(len(values) - 0.5, -0.7)
     live = [sum(1 for a, b in intervals if a <= p < b) for p in range(lo, n)]
@@ -55,7 +55,15 @@ def plot_live_ranges(
         )
     bottom.set_ylabel(_("live values"), fontsize=8)
     bottom.set_xticks(range(lo, n))
-    bottom.set_xticklabels([_("entry")] + list(order_texts), rotation=60, ha="right", fontsize=6.5)
+    bottom.set_xticklabels(
+        [_("entry")] + [t.replace("$", r"\$") for t in order_texts],
+        rotation=60,
+        ha="right",
+        fontsize=6.5,
+    )
+    from matplotlib.ticker import MaxNLocator
+
+    bottom.yaxis.set_major_locator(MaxNLocator(integer=True))
     bottom.set_ylim(0, max(live + [registers or 0]) + 1)
     top.set_title(
         title or _("live ranges over the order, and the values live at each point"), fontsize=9

@@ -117,7 +117,7 @@ def plot_cfg(cfg, trace=(), counts=None, *, copies=(), title: str | None = None,
             ax.text(
                 x - box_w / 2 + 0.25,
                 top - 0.2 - line_h * (j + 1),
-                ins.text,
+                ins.text.replace("$", r"\$"),
                 fontsize=6.5,
                 va="center",
                 family=mono,

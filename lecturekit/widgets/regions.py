@@ -136,7 +136,7 @@ class RegionExplorer:
         )
         code = cfg.to_program()
         problems, _paths = same_on_every_path(self.program, code, self.inputs, self.results)
-        names = self.paths or [f"{_('input')} {k + 1}" for k in range(len(self.inputs))]
+        names = self.paths or [_("input {k}").format(k=k + 1) for k in range(len(self.inputs))]
         cycles = {
             name: path_cycles(code, regs, mem, m)[0]
             for name, (regs, mem) in zip(names, self.inputs, strict=True)
