@@ -53,6 +53,8 @@ from .pipeline import simulate
 SPILL_BASE = "sp"
 #: bytes between two spill slots (one word each)
 SLOT = 4
+#: the longest block :func:`allocate` takes (it looks ahead for each value's next use)
+MAX_INSTRUCTIONS = 5000
 
 
 class AllocationError(LectureKitError):
@@ -200,6 +202,11 @@ def allocate(
     if SPILL_BASE in names:
         raise AllocationError(f"${SPILL_BASE} is the spill area's base, not a register to allocate")
     n = len(program)
+    if n > MAX_INSTRUCTIONS:
+        raise AllocationError(
+            f"the allocator takes blocks of at most {MAX_INSTRUCTIONS:,} instructions; this one "
+            f"has {n:,}"
+        )
     order = list(range(n)) if order is None else list(order)
     if sorted(order) != list(range(n)):
         raise AllocationError(f"order must list each instruction index 0..{n - 1} once")
@@ -461,6 +468,7 @@ def compare_strategies(
 
 
 __all__ = [
+    "MAX_INSTRUCTIONS",
     "SLOT",
     "SPILL_BASE",
     "Allocation",
