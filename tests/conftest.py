@@ -41,6 +41,31 @@ def six_block():
     return SIX_BLOCK
 
 
+@pytest.fixture(params=["posix", "portable"])
+def check_calls(request, monkeypatch):
+    """``grader.check``'s calls of a student's function both ways
+    (``lecturekit.grading.local_callee``): with POSIX's ``select``, ``SIGALRM`` and process
+    groups, and the portable way Windows takes, forced here, on which ``select.select`` and
+    ``os.killpg`` fail the test if this process uses them."""
+    import select
+
+    from lecturekit.grading.local_callee import PORTABLE_ENV
+
+    if request.param == "posix":
+        if os.name != "posix":
+            pytest.skip("POSIX's way is for Linux and macOS")
+        monkeypatch.delenv(PORTABLE_ENV, raising=False)
+        return request.param
+    monkeypatch.setenv(PORTABLE_ENV, "1")
+
+    def posix_only(*args, **kwargs):
+        raise AssertionError("the portable way used select or killpg, which Windows lacks")
+
+    monkeypatch.setattr(select, "select", posix_only)
+    monkeypatch.setattr(os, "killpg", posix_only, raising=False)
+    return request.param
+
+
 #: test files that run longest, started first when the suite runs on several workers
 #: (pytest-xdist, ``--dist loadfile``: a file stays on one worker with its session fixtures), so
 #: that the last files to start are short and both workers finish together; measured with

@@ -444,6 +444,20 @@ def test_missing_bubblewrap_is_a_clear_error(monkeypatch):
         sandbox.bwrap()
 
 
+def test_grading_elsewhere_than_linux_is_a_clear_error(monkeypatch):
+    """On Windows or macOS ``lecturekit grade`` says that grading needs Linux (the sandbox
+    module imports there: ``resource`` only when a sandbox is made)."""
+    import platform
+
+    from lecturekit.errors import LectureKitError
+    from lecturekit.grading import sandbox
+
+    monkeypatch.setattr(sandbox.sys, "platform", "win32")
+    monkeypatch.setattr(platform, "system", lambda: "Windows")
+    with pytest.raises(LectureKitError, match="needs Linux, not Windows"):
+        sandbox.bwrap()
+
+
 def test_stop_kills_the_whole_process_group_even_if_it_ignores_sigterm():
     import subprocess
     import sys
@@ -535,23 +549,20 @@ def test_mutated_arguments_never_reach_the_expected_value(demo, build, tmp_path)
     assert grades["zeroes.ipynb"].scores["q5"] == 0
 
 
-def test_a_test_about_mutation_sees_the_functions_own_copies():
+def test_a_test_about_mutation_sees_the_functions_own_copies(check_calls, tmp_path):
     """``inputs_after_call`` hands a test the callee's copies after the call; the caller's
-    objects stay as they were."""
-    from lecturekit.grading import inputs_after_call
+    objects stay as they were (on POSIX's way and on the portable way Windows takes)."""
+    from lecturekit.grading import inputs_after_call, local_callee
     from lecturekit.grading.calls import Functions, Remote
     from lecturekit.grading.portable import recipe
 
     ns = {"__name__": "__main__"}
     exec("def clear(xs):\n    xs.clear()\n    return len(xs)", ns)
     functions = Functions(
-        lambda: subprocess.Popen(
-            sandbox.local_call_command([], Path("/nonexistent")),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-        ),
+        lambda: local_callee.start(local_callee.command([]), tmp_path),
         {"clear": recipe(ns, "clear")},
         10,
+        portable=check_calls == "portable",
     )
     try:
         functions.start_question("q")

@@ -116,7 +116,8 @@ def env():
 
 
 @pytest.fixture
-def grader(zh_exercise, monkeypatch):
+def grader(zh_exercise, monkeypatch, check_calls):
+    """The Chinese demo set's grader; its code questions' calls both ways (POSIX's, Windows')."""
     monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
     monkeypatch.chdir(zh_exercise.parent)
     g = Grader(NAME)
@@ -222,6 +223,17 @@ def test_what_the_graded_functions_interpreter_says_is_chinese(grader, env):
     assert "height 用到了 g（笔记本中的 lecturekit.core.graph.Graph 对象）" in text
     exec("def height(graph, i):\n    import networkx\n    return 0", env)
     assert "No module named 'networkx'" in short(grader.check("q2", env).text)
+
+
+def test_a_function_that_never_returns_is_told_in_chinese(grader, env, monkeypatch):
+    """The time limit holds both ways, and its one line is Chinese."""
+    from lecturekit.grading import calls, check
+
+    monkeypatch.setattr(check, "CHECK_SECONDS", 1)
+    monkeypatch.setattr(calls, "GRACE", 0.5)
+    exec("def height(graph, i):\n    while True:\n        i = i + 1\n", env)
+    text = chinese(grader.check("q2", env).text)
+    assert len(text.splitlines()) == 1 and "q2 用完了它的 1 秒" in text, text
 
 
 def test_questions_without_tests_and_check_all_in_chinese(grader, env):

@@ -9,7 +9,10 @@ only, so a function that leans on lecturekit or networkx is told so here.
 The demo problem set (tests/data/problem_set/99_demo.ipynb, assigned here) is what is checked,
 so that these tests do not change when a course problem set is rewritten."""
 
+import functools
+import os
 import shutil
+import signal
 import subprocess
 import sys
 from fractions import Fraction
@@ -31,6 +34,7 @@ from lecturekit.grading.check import (
     is_unanswered,
     wrong_types,
 )
+from lecturekit.grading.local_callee import PORTABLE_ENV
 from lecturekit.grading.noeffort import master_namespace
 from lecturekit.grading.oktests import CaseResult
 from lecturekit.target.deps import analyze
@@ -66,7 +70,8 @@ def copy_elsewhere(demo, tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def grader(copy_elsewhere):
+def grader(copy_elsewhere, check_calls):
+    """The demo set's grader; its code questions' calls both ways (POSIX's and Windows')."""
     return Grader(NAME)
 
 
@@ -94,6 +99,22 @@ HEIGHT = (
 
 def test_a_renamed_copy_is_found(copy_elsewhere, grader):
     assert grader.path == copy_elsewhere
+
+
+def test_a_session_path_from_the_servers_root_is_found_in_the_working_directory(
+    demo, tmp_path, monkeypatch
+):
+    """Without the kernel's folder, JPY_SESSION_NAME is the path from the server's root (with
+    ``/``, on Windows too); the kernel runs in the notebook's folder: that copy is the one, not
+    a newer copy beside it."""
+    folder = tmp_path / "exercises"
+    folder.mkdir()
+    mine, other = folder / "mine.ipynb", folder / "newer.ipynb"
+    shutil.copy(demo["exercise"], mine)
+    shutil.copy(demo["exercise"], other)
+    monkeypatch.chdir(folder)
+    monkeypatch.setenv("JPY_SESSION_NAME", "exercises/mine.ipynb")
+    assert find_notebook(NAME) == folder / "mine.ipynb"
 
 
 def test_the_kernels_own_notebook_is_found_from_another_directory(demo, tmp_path, monkeypatch):
@@ -199,6 +220,115 @@ def test_a_right_function_passes_and_says_what_the_hidden_tests_do(grader, env):
     text = short(result.text)
     assert "all 3 public tests pass, so it is right on the prompt's example" in text
     assert "Hidden tests on other inputs decide its points" in text
+
+
+SPIN = "def spin():\n    while True:\n        pass\n"
+NEVER_RETURNS = {
+    "loops": "def height(graph, i):\n    while True:\n        i = i + 1\n",
+    # catches the interrupt that ends the call: the process running it is killed
+    "catches-the-interrupt": SPIN + "def height(graph, i):\n"
+    "    while True:\n"
+    "        try:\n"
+    "            spin()\n"
+    "        except BaseException:\n"
+    "            pass\n",
+}
+
+
+@pytest.mark.parametrize("kind", NEVER_RETURNS)
+def test_a_function_that_never_returns_is_stopped_and_told_in_one_line(
+    grader, env, kind, monkeypatch, check_calls
+):
+    """The question's time (1 s here) holds both ways: a loop is interrupted in the callee
+    (SIGALRM, or the watchdog thread on Windows' way); one that catches the interrupt is killed
+    with its process. Either way one line says so, no process is left, and the next check works
+    in a fresh one."""
+    from lecturekit.grading import calls, check, local_callee
+
+    monkeypatch.setattr(check, "CHECK_SECONDS", 1)
+    monkeypatch.setattr(calls, "GRACE", 0.5)
+    started = []
+
+    def start(*args):
+        started.append(local_callee_start(*args))
+        return started[-1]
+
+    local_callee_start = local_callee.start
+    monkeypatch.setattr(local_callee, "start", start)
+    exec(NEVER_RETURNS[kind], env)
+    result = grader.check("q2", env)
+    assert result.status == "fail"
+    text = short(result.text)
+    assert len(text.splitlines()) == 1
+    assert "q2 ran out of its 1 seconds" in text, text
+    assert len(started) == 1 and started[0].poll() is not None
+    if check_calls == "portable" and os.name == "posix":
+        # the watchdog's interrupt ended the loop, the callee ended with its input; the one
+        # that caught the interrupt was killed
+        killed = kind == "catches-the-interrupt"
+        assert started[0].returncode == (-signal.SIGKILL if killed else 0)
+    exec(HEIGHT, env)
+    assert grader.check("q2", env).status == "pass"
+    assert len(started) == 2 and started[1].poll() is not None
+
+
+def test_a_function_that_raises_is_told_its_error_in_one_line(grader, env):
+    exec("def height(graph, i):\n    raise ValueError(f'no height for {i}')\n", env)
+    result = grader.check("q2", env)
+    assert result.status == "fail"
+    assert short(result.text).endswith("Not yet: height raised ValueError: no height for 0")
+
+
+def test_a_function_that_prints_a_lot_is_checked_as_usual(grader, env):
+    """What the function prints (megabytes here) goes nowhere, on any system: it does not fill
+    the pipe its answer comes back through."""
+    exec(HEIGHT, env)
+    exec(
+        "def height(graph, i, _height=height):\n"
+        "    print('x' * 10**6, *range(10**5))\n"
+        "    return _height(graph, i)\n",
+        env,
+    )
+    result = grader.check("q2", env)
+    assert result.status == "pass", result.text
+
+
+def test_numpy_only_where_the_question_allows_it(grader, env):
+    """Neither way brings site-packages into the callee: numpy is imported only for a question
+    that allows it (problem set 10's q2: by name, from its folder, no links on disk)."""
+    exec("def height(graph, i):\n    import numpy\n    return graph['tail'][i]\n", env)
+    assert "No module named 'numpy'" in short(grader.check("q2", env).text)
+    master = ROOT / "solutions" / "10_parallelism_and_collectives.ipynb"
+    ps10 = Grader(master.stem, ROOT / "exercises" / master.name)
+    assert ps10.packages == {"q2": ["numpy"]}
+    assert ps10.check("q2", model_namespace(master)).status == "pass"
+
+
+def test_the_call_is_timed_by_sigalrm_or_by_the_watchdog(check_calls):
+    """What the student's function finds in its process: on POSIX's way the callee's SIGALRM
+    handler; on the portable way no SIGALRM handler (Windows has none), a SIGINT handler for
+    the watchdog's interrupt, and the interpreter the kernel runs (a virtual environment's,
+    started with ``-I -S``: still no site-packages)."""
+    from lecturekit.grading.check import restricted
+
+    ns = {"__name__": "__main__"}
+    exec(
+        "import signal, sys\n"
+        "def probe():\n"
+        "    alarm = signal.getsignal(signal.SIGALRM) if hasattr(signal, 'SIGALRM') else None\n"
+        "    interrupt = signal.getsignal(signal.SIGINT)\n"
+        "    return [callable(alarm), interrupt is not signal.default_int_handler,\n"
+        "            sys.flags.isolated, sys.flags.no_site, sys.executable]\n",
+        ns,
+    )
+    with restricted(ns, ["probe"], [], "q") as env:
+        alarm, watchdog, isolated, no_site, python = env["probe"]()
+    assert (isolated, no_site) == (1, 1)
+    if check_calls == "posix":
+        assert (alarm, watchdog) == (True, False)
+    else:
+        assert (alarm, watchdog) == (False, True)
+        assert python == sys.executable
 
 
 def test_a_value_that_passes_its_form_checks_is_not_called_right(grader, env):
@@ -348,14 +478,59 @@ def test_checking_imports_no_otter(demo):
     assert done.stdout.splitlines() == ["form 7", "[]"]
 
 
+def test_checking_needs_nothing_windows_lacks(demo):
+    """A kernel without ``resource``, ``SIGALRM``, ``setitimer`` and ``killpg``, where
+    ``select`` refuses pipes (Windows' ``WinError 10038``), as on Windows: the portable way is
+    taken by itself, the sandbox module is never imported, a right function passes and one that
+    never returns is stopped in its time."""
+    code = (
+        "import os, select, signal, sys\n"
+        "sys.modules['resource'] = None\n"
+        "for name in ('SIGALRM', 'setitimer', 'ITIMER_REAL'):\n"
+        "    delattr(signal, name)\n"
+        "del os.killpg\n"
+        "def not_a_socket(*args):\n"
+        "    raise OSError(10038, 'An operation was attempted on something that is not a socket')\n"
+        "select.select = not_a_socket\n"
+        "from lecturekit.core.list_sched import list_schedule\n"
+        "from lecturekit.grading import calls, check, local_callee, plain_graph\n"
+        "from lecturekit.target.deps import analyze\n"
+        "check.CHECK_SECONDS, calls.GRACE = 1, 0.5\n"
+        f"g = check.Grader({NAME!r}, {str(demo['exercise'])!r})\n"
+        f"env = {{'g': analyze({SIX!r}, 'lecture').graph, 'plain_graph': plain_graph,\n"
+        "       'list_schedule': list_schedule}\n"
+        f"exec({HEIGHT!r}, env)\n"
+        "print(local_callee.portable(), g.check('q2', env).status)\n"
+        "exec('def height(graph, i):\\n    while True:\\n        i = i + 1\\n', env)\n"
+        "print(g.check('q2', env).text)\n"
+        "posix_only = ('lecturekit.grading.sandbox', 'resource')\n"
+        "print([m for m in posix_only if sys.modules.get(m) is not None])\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != PORTABLE_ENV}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    said = done.stdout.splitlines()
+    assert said[0] == "True pass"
+    assert "q2 ran out of its 1 seconds" in short(said[1])
+    assert said[2] == "[]"
+
+
 SOLUTIONS = sorted((ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
+
+
+@functools.cache
+def model_namespace(master: Path) -> dict:
+    """The model solution's namespace (its cells run once here; checks copy it)."""
+    return master_namespace(master)
 
 
 @pytest.mark.parametrize("master", SOLUTIONS, ids=lambda p: p.stem)
 def test_every_answer_of_every_set_fits_its_recorded_type(master):
     """Issue 27's wrong-type bug, over every answer of every set: the model solution's values
     (its cells run here) are never called the wrong type, recorded or not."""
-    ns = master_namespace(master)
+    ns = model_namespace(master)
     recorded = answer_types(nbformat.read(str(master), as_version=4))
     for question, names in recorded.items():
         present = {n: ns[n] for n in names if n in ns}
@@ -365,9 +540,25 @@ def test_every_answer_of_every_set_fits_its_recorded_type(master):
         assert wrong_types(names, present) == [], question
 
 
-def test_in_a_kernel_a_copy_runs_and_checks_in_two_lines(demo, tmp_path):
+@pytest.mark.parametrize("master", SOLUTIONS, ids=lambda p: p.stem)
+def test_every_model_function_passes_its_public_tests_both_ways(master, check_calls):
+    """Every code question of every set, checked with the model solution in the student's
+    notebook, on POSIX's way and Windows': callbacks (problem set 05's ``evaluate``), numpy
+    where allowed (10), helpers and caches all come along."""
+    ns = model_namespace(master)
+    grader = Grader(master.stem, ROOT / "exercises" / master.name)
+    code = [q for q, names in grader.expected.items() if "function" in names.values()]
+    assert code, master.stem
+    for question in code:
+        result = grader.check(question, ns)
+        assert result.status == "pass", (question, result.text)
+
+
+@pytest.mark.parametrize("way", ["posix", "portable"])
+def test_in_a_kernel_a_copy_runs_and_checks_in_two_lines(demo, tmp_path, way):
     """The whole path in a real kernel: a renamed copy, started from a working directory that is
-    not the notebook's; first cell, an unanswered check, a wrong answer, a right one."""
+    not the notebook's; first cell, an unanswered check, a wrong answer, a right one; its calls
+    on POSIX's way and on the portable way Windows takes."""
     from nbclient import NotebookClient
 
     nb = nbformat.read(str(demo["exercise"]), as_version=4)
@@ -382,12 +573,15 @@ def test_in_a_kernel_a_copy_runs_and_checks_in_two_lines(demo, tmp_path):
         nbformat.v4.new_code_cell("def height(graph, i):\n    return 0\n" + check.source),
         nbformat.v4.new_code_cell(HEIGHT + check.source),
     ]
-    nb.cells = nb.cells[: q2 + 1] + runs
+    which = nbformat.v4.new_code_cell(
+        "from lecturekit.grading import local_callee\nlocal_callee.portable()"
+    )
+    nb.cells = nb.cells[: q2 + 1] + runs + [which]
     cwd = tmp_path / "elsewhere"
     cwd.mkdir()
-    import os
-
-    env = dict(os.environ, JPY_SESSION_NAME=str(copy))
+    env = dict(
+        os.environ, JPY_SESSION_NAME=str(copy), **{PORTABLE_ENV: "1" if way == "portable" else "0"}
+    )
     client = NotebookClient(nb, timeout=120, kernel_name="python3")
     with client.setup_kernel(cwd=str(cwd), env=env):
         for index, cell in enumerate(nb.cells):
@@ -402,3 +596,5 @@ def test_in_a_kernel_a_copy_runs_and_checks_in_two_lines(demo, tmp_path):
     assert "2 of 3 public tests pass" in texts[1]
     assert "its height is its own tail" in texts[1]
     assert "all 3 public tests pass" in texts[2]
+    (out,) = which.outputs
+    assert out["data"]["text/plain"] == str(way == "portable")

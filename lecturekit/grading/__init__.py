@@ -27,6 +27,8 @@ The folder, in the order a problem set travels through it:
 * :mod:`~lecturekit.grading.portable` -- a student's function as a recipe (code and what it uses);
 * :mod:`~lecturekit.grading.callee` -- the library-free interpreter a function is called in;
 * :mod:`~lecturekit.grading.calls` -- the trusted side of those calls (fresh plain-data copies);
+* :mod:`~lecturekit.grading.local_callee` -- that interpreter beside the student's kernel, for
+  ``grader.check`` on Linux, macOS and Windows alike;
 * :mod:`~lecturekit.grading.plain` -- course objects as the plain data a function receives;
 * :mod:`~lecturekit.grading.protocol` -- the plain data the processes exchange over pipes;
 * :mod:`~lecturekit.grading.messages` -- text made where lecturekit is not, in the language spoken;

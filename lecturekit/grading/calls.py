@@ -22,15 +22,23 @@ recipes (:mod:`.portable`) into it, and restarts it after a crash or a timeout. 
 Each question's calls share one time budget (:meth:`Functions.start_question`); a call that
 overruns it ends the callee (killed with its process group) and scores nothing more in that
 question.
+
+The same code serves grading (Linux: the callee in a bubblewrap sandbox) and ``grader.check`` on
+a student's Linux, macOS or Windows machine. Where POSIX is there, a :class:`Channel` waits for
+the callee with ``select`` and ends its process group; the *portable* way
+(:mod:`.local_callee`: always on Windows, which has neither ``select`` on pipes nor process
+groups) reads the pipe in a thread and kills the process itself.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import queue
 import select
 import struct
 import subprocess
+import threading
 import time
 from collections.abc import Callable
 
@@ -56,11 +64,22 @@ class FunctionFailed(AssertionError):
 
 
 class Channel:
-    """Length-prefixed JSON messages with a subprocess over its stdin/stdout, with deadlines."""
+    """Length-prefixed JSON messages with a subprocess over its stdin/stdout (binary pipes),
+    with deadlines. ``portable``: wait without ``select`` (a thread reads the pipe) and end the
+    process without process groups (:func:`.local_callee.end`), as on Windows."""
 
-    def __init__(self, proc: subprocess.Popen):
+    def __init__(self, proc: subprocess.Popen, portable: bool = False):
         self.proc = proc
         self.buffer = b""
+        self.ended = False
+        self.chunks: queue.Queue | None = None
+        self.reader: threading.Thread | None = None
+        if portable:
+            self.chunks = queue.Queue()
+            self.reader = threading.Thread(
+                target=_read_into, args=(proc.stdout.fileno(), self.chunks), daemon=True
+            )
+            self.reader.start()
 
     def send(self, message: dict) -> None:
         try:
@@ -70,7 +89,6 @@ class Channel:
 
     def receive(self, timeout: float) -> dict:
         deadline = time.monotonic() + timeout
-        fd = self.proc.stdout.fileno()
         while True:
             if len(self.buffer) >= 4:
                 (n,) = struct.unpack(">I", self.buffer[:4])
@@ -85,32 +103,82 @@ class Channel:
                     if not isinstance(reply, dict):
                         raise CalleeGone("sent a malformed message")  # i18n: not shown
                     return reply
+            if self.ended:
+                raise CalleeGone("ended")
             left = deadline - time.monotonic()
             if left <= 0:
                 raise CalleeGone("timed out")  # i18n: not shown
-            ready, _, _ = select.select([fd], [], [], left)
-            if ready:
-                chunk = os.read(fd, 1 << 20)
-                if not chunk:
-                    raise CalleeGone("ended")
+            chunk = self._chunk(left)
+            if chunk == b"":
+                self.ended = True
+            elif chunk is not None:
                 self.buffer += chunk
 
-    def close(self) -> None:
-        from .sandbox import stop
+    def _chunk(self, left: float) -> bytes | None:
+        """What the callee sent within ``left`` seconds (``b""``: it ended), or None."""
+        if self.chunks is None:
+            fd = self.proc.stdout.fileno()
+            if not select.select([fd], [], [], left)[0]:
+                return None
+            return os.read(fd, 1 << 20)
+        try:  # in slices: on Windows a wait on a lock does not see the kernel's interrupt
+            return self.chunks.get(timeout=min(left, 0.25))
+        except queue.Empty:
+            return None
 
-        for stream in (self.proc.stdin, self.proc.stdout):
+    def close(self) -> None:
+        if self.reader is None:
+            from .sandbox import stop
+
+            for stream in (self.proc.stdin, self.proc.stdout):
+                try:
+                    stream.close()
+                except (OSError, AttributeError):
+                    pass
+            stop(self.proc, grace=0.2)
+            return
+        from .local_callee import end
+
+        try:
+            self.proc.stdin.close()  # an idle callee ends when its input does
+        except (OSError, AttributeError):
+            pass
+        end(self.proc)
+        # the reader's read returns at the end of the process; only then may its pipe close
+        # (on Windows, closing a pipe another thread reads waits for that read)
+        self.reader.join(timeout=2.0)
+        if not self.reader.is_alive():
             try:
-                stream.close()
+                self.proc.stdout.close()
             except (OSError, AttributeError):
                 pass
-        stop(self.proc, grace=0.2)
+
+
+def _read_into(fd: int, chunks: queue.Queue) -> None:
+    """The portable channel's reader thread: every chunk read from ``fd``, then ``b""``."""
+    while True:
+        try:
+            chunk = os.read(fd, 1 << 20)
+        except (OSError, ValueError):
+            chunk = b""
+        chunks.put(chunk)
+        if not chunk:
+            return
 
 
 class Functions:
     """The student's functions in a library-free process; see the module docstring."""
 
-    def __init__(self, start: Callable[[], subprocess.Popen], recipes: dict, budget: float):
+    def __init__(
+        self,
+        start: Callable[[], subprocess.Popen],
+        recipes: dict,
+        budget: float,
+        portable: bool = False,
+    ):
         self.start_process, self.recipes, self.budget = start, recipes, budget
+        #: the callee's channel the portable way (:class:`Channel`), as on Windows
+        self.portable = portable
         self.channel: Channel | None = None
         self.starts = 0
         self.left = budget
@@ -129,7 +197,7 @@ class Functions:
             raise CalleeGone("too many restarts")  # i18n: not shown
         self.starts += 1
         proc = self.start_process()
-        channel = Channel(proc)
+        channel = Channel(proc, self.portable)
         try:
             channel.receive(60)  # "ready"
             channel.send({"op": "load", "recipes": self.recipes})

@@ -24,7 +24,10 @@ re-created from its recipe (:mod:`.portable`) in a ``python -I -S`` process besi
 with the standard library only (and the packages the question allows, such as numpy), and the
 tests call it there on fresh plain-data copies (:mod:`.calls`). A function that needs lecturekit,
 networkx or a notebook object fails its check here, with the one-line reason, not later in the
-grade. (This process is not a sandbox: it teaches the restriction grading enforces.)
+grade. (This process is not a sandbox: it teaches the restriction grading enforces.) It works alike
+on Linux, macOS and Windows (:mod:`.local_callee`: without ``select``, ``SIGALRM`` and process
+groups where they are missing), and a function that never returns is stopped in the question's
+time (:data:`CHECK_SECONDS`).
 
 In the Chinese edition (a notebook whose ``metadata.lecturekit.edition`` is ``"zh"``, written by
 ``lecturekit translate build``) every line is Chinese: these phrases through the message catalog
@@ -95,7 +98,8 @@ def _course_exercises(start: Path) -> list[Path]:
 def find_notebook(assignment: str, cwd: str | Path | None = None) -> Path:
     """The notebook with the public tests of ``assignment``, looked for in this order.
 
-    1. the notebook this kernel was started for (JupyterLab's ``JPY_SESSION_NAME``);
+    1. the notebook this kernel was started for (JupyterLab's ``JPY_SESSION_NAME``: a full path,
+       or a path from the server's root, looked for in the working directory too);
     2. ``<assignment>.ipynb`` in the working directory;
     3. any notebook in the working directory made from the same problem set (a renamed copy such
        as ``04_list_scheduling-Copy1.ipynb``), the most recently saved first;
@@ -109,7 +113,9 @@ def find_notebook(assignment: str, cwd: str | Path | None = None) -> Path:
     candidates: list[Path] = []
     session = os.environ.get("JPY_SESSION_NAME", "")
     if session.endswith(".ipynb"):
-        candidates.append(Path(session))
+        # a full path (on Windows ``C:\\...``), or a path from the server's root
+        path = Path(session)
+        candidates += [path, here / path, here / path.name]
     candidates.append(here / f"{assignment}.ipynb")
     try:
         others = sorted(here.glob("*.ipynb"), key=lambda p: -p.stat().st_mtime)
@@ -403,28 +409,23 @@ CHECK_SECONDS = 60
 @contextlib.contextmanager
 def restricted(global_env: dict, functions: list[str], packages: list[str], question: str = ""):
     """``global_env`` with each of ``functions`` replaced by a stand-in that calls it in a
-    ``python -I -S`` process (standard library and ``packages`` only), as grading does."""
-    import subprocess
+    ``python -I -S`` process (standard library and ``packages`` only), as grading does; the
+    same on Linux, macOS and Windows (:mod:`.local_callee`)."""
     import tempfile
 
+    from . import local_callee
     from .calls import Functions, Remote
     from .portable import recipe
-    from .sandbox import local_call_command
 
-    with tempfile.TemporaryDirectory(prefix="lk-check-") as folder:
-        command = local_call_command(packages, Path(folder))
-
-        def start():
-            return subprocess.Popen(
-                command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                cwd=folder,
-                start_new_session=True,
-            )
-
-        calls = Functions(start, {n: recipe(global_env, n) for n in functions}, CHECK_SECONDS)
+    command = local_callee.command(packages)
+    # the callee's working directory; on Windows one a process still runs in cannot be removed
+    with tempfile.TemporaryDirectory(prefix="lk-check-", ignore_cleanup_errors=True) as folder:
+        calls = Functions(
+            lambda: local_callee.start(command, folder),
+            {n: recipe(global_env, n) for n in functions},
+            CHECK_SECONDS,
+            portable=local_callee.portable(),
+        )
         calls.start_question(question)
         env = dict(global_env)
         env.update({n: Remote(calls, n) for n in functions})

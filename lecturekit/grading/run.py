@@ -460,7 +460,7 @@ def _python_only(source: str) -> str:
 
 def driver_main(argv: list[str]) -> int:
     plan_path, notebook, name, job_dir, group_paths = argv
-    plan = json.loads(Path(plan_path).read_text())
+    plan = json.loads(Path(plan_path).read_text(encoding="utf-8"))
     from .limits import JobGroup
 
     group = JobGroup.adopt(json.loads(group_paths))
@@ -574,7 +574,7 @@ class Grader:
                 submission_timeout=self.limit,
             )
             self.plan_path = self.base / "plan.json"
-            self.plan_path.write_text(json.dumps(self.plan))
+            self.plan_path.write_text(json.dumps(self.plan), encoding="utf-8")
         except BaseException:
             shutil.rmtree(self.base, ignore_errors=True)
             raise

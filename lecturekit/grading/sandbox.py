@@ -26,9 +26,7 @@ grace period.
 from __future__ import annotations
 
 import glob
-import importlib.util
 import os
-import resource
 import shutil
 import signal
 import subprocess
@@ -40,6 +38,7 @@ from pathlib import Path
 from ..errors import LectureKitError
 from ..language import _
 from . import limits
+from .local_callee import base_python, package_folders
 
 #: where a run's scratch directory appears inside the sandbox (its working directory)
 INSIDE = "/sub"
@@ -66,6 +65,16 @@ def _sized(size: int) -> list[str]:
 def bwrap() -> str:
     """The ``bwrap`` executable, checked to work here, or a :class:`LectureKitError` saying
     what to install or enable."""
+    if not sys.platform.startswith("linux"):
+        import platform
+
+        raise LectureKitError(
+            _(
+                "grading runs every submission in a bubblewrap sandbox, which needs Linux, not "
+                "{system}: grade on a Linux machine (students' grader.check works on Linux, "
+                "macOS and Windows)"
+            ).format(system=platform.system())
+        )
     exe = shutil.which("bwrap")
     if exe is None:
         raise LectureKitError(
@@ -177,11 +186,6 @@ def command(exe: str, package: Path, notebooks: list[tuple[Path, str]] | None = 
     return cmd + _isolation({"PATH": path, "MPLBACKEND": "Agg", "MPLCONFIGDIR": "/tmp"})
 
 
-def base_python() -> str:
-    """The interpreter itself (not a virtualenv's link to it): a call sandbox binds no venv."""
-    return os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
-
-
 def site_folders() -> list[str]:
     """Every folder third-party packages may be installed in for this interpreter or the
     system's Pythons; a call sandbox hides them all (a student's ``sys.path.append`` finds an
@@ -198,24 +202,6 @@ def site_folders() -> list[str]:
     ):
         found.update(glob.glob(pattern))
     return sorted(os.path.realpath(p) for p in found if os.path.isdir(p))
-
-
-def package_folders(packages: list[str]) -> list[tuple[str, str]]:
-    """(folder, name) of each allowed package (numpy) and of the vendored libraries beside it
-    (``numpy.libs`` in a manylinux wheel); a :class:`LectureKitError` for one not installed."""
-    found = []
-    for name in packages:
-        spec = importlib.util.find_spec(name)
-        if spec is None or not spec.submodule_search_locations:
-            raise LectureKitError(
-                _("a code question allows the package {name!r}: not installed").format(name=name)
-            )
-        folder = os.path.realpath(list(spec.submodule_search_locations)[0])
-        found.append((folder, name))
-        libs = folder + ".libs"
-        if os.path.isdir(libs):
-            found.append((libs, name + ".libs"))
-    return found
 
 
 def call_sandbox(exe: str, packages: list[str]) -> list[str]:
@@ -245,20 +231,6 @@ def call_command(exe: str, packages: list[str]) -> list[str]:
     return [*call_sandbox(exe, packages), *program]
 
 
-def local_call_command(packages: list[str], folder: Path) -> list[str]:
-    """The command for a callee beside the student's kernel (``grader.check``): the same
-    interpreter with ``-I -S`` (no site-packages, no user site, no environment) and, in
-    ``folder``, links to the allowed packages only. Not a sandbox: it teaches the restriction
-    that grading enforces."""
-    here = Path(__file__).resolve().parent
-    allowed = package_folders(packages)
-    for source, name in allowed:
-        link = folder / name
-        if not link.exists():
-            link.symlink_to(source)
-    return [base_python(), "-I", "-S", str(here / "callee.py"), *([str(folder)] if allowed else [])]
-
-
 def _count_own_processes() -> int:
     uid = os.getuid()
     count = 0
@@ -277,6 +249,8 @@ def limiter(cpu_seconds: float, group=None):
     processes and memory of all its sandboxes together), and sets the rlimits (inherited by
     everything inside): CPU seconds, each process's address space and file size, no core dumps,
     and, for a non-root user, processes (per user; root is exempt, the group is what holds)."""
+    import resource  # POSIX only: imported here, so that Windows reaches bwrap()'s message
+
     processes = _count_own_processes() + limits.PROCESSES
 
     def apply() -> None:

@@ -83,7 +83,9 @@ def command(source: str, build: str) -> list[str]:
 
 def compile_source(source: str, build: str) -> str:
     """Compile one kernel file now (needs clang or the RISC-V GCC)."""
-    proc = subprocess.run(command(source, build), capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        command(source, build), capture_output=True, timeout=300, encoding="utf-8", errors="replace"
+    )
     if proc.returncode != 0:
         raise real.ToolFailedError(f"{build} on {source}.c failed: {proc.stderr.strip()[:400]}")
     return proc.stdout
@@ -108,7 +110,9 @@ def rebuild() -> None:
         info["builds"][build] = [tool, *flags]
         info["versions"][tool] = tool_version(tool)
         for name in sources():
-            (ASM_DIR / f"{name}.{build}.s").write_text(compile_source(name, build))
+            (ASM_DIR / f"{name}.{build}.s").write_text(
+                compile_source(name, build), encoding="utf-8"
+            )
     text = json.dumps(info, indent=1, sort_keys=True) + "\n"
     (CORPUS_DIR / "builds.json").write_text(text, encoding="utf-8")
 

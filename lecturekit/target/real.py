@@ -144,9 +144,13 @@ def have(*kinds: str) -> bool:
     return True
 
 
+#: the tools' text is UTF-8 (a C comment in Chinese), whatever the system's code page (Windows)
+_UTF8 = {"encoding": "utf-8", "errors": "replace"}
+
+
 def _run(cmd: list[str], what: str, stdin: str | None = None) -> subprocess.CompletedProcess:
     try:
-        proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True, timeout=120)
+        proc = subprocess.run(cmd, input=stdin, capture_output=True, timeout=120, **_UTF8)
     except subprocess.TimeoutExpired:
         raise ToolFailedError(f"{what} did not finish within 120 s: {' '.join(cmd)}") from None
     except OSError as exc:
@@ -212,7 +216,7 @@ def riscv_target(clang: str | None = None) -> tuple[str, str]:
         for triple in RISCV_TRIPLES[:-1]:
             cmd = [clang, f"--target={triple}", "-march=rv64gc", "-fsyntax-only", "-x", "c", "-"]
             try:
-                ok = subprocess.run(cmd, input=probe, capture_output=True, text=True, timeout=60)
+                ok = subprocess.run(cmd, input=probe, capture_output=True, timeout=60, **_UTF8)
             except (OSError, subprocess.TimeoutExpired):
                 continue
             if ok.returncode == 0:

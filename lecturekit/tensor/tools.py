@@ -437,14 +437,14 @@ def gcc_dumps() -> dict:
     gcc = _program("gcc")
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "axpy.c"
-        src.write_text(_C_SOURCE)
+        src.write_text(_C_SOURCE, encoding="utf-8")
         subprocess.run(
             [gcc, "-O1", "-c", "-fdump-tree-gimple", "-fdump-rtl-expand", str(src), "-o",
              str(Path(tmp) / "axpy.o")],
             check=True, capture_output=True, cwd=tmp, timeout=60,
         )  # fmt: skip
-        gimple = next(Path(tmp).glob("*.gimple")).read_text()
-        rtl = next(Path(tmp).glob("*.expand")).read_text()
+        gimple = next(Path(tmp).glob("*.gimple")).read_text(encoding="utf-8", errors="replace")
+        rtl = next(Path(tmp).glob("*.expand")).read_text(encoding="utf-8", errors="replace")
         version = subprocess.run([gcc, "-dumpfullversion"], capture_output=True, text=True)
     insns = [ln.strip() for ln in rtl.splitlines() if ln.lstrip().startswith("(insn")]
     return {
