@@ -254,6 +254,7 @@ SHOWN_KEYWORDS = {
     "xlabel",
     "ylabel",
     "caption",
+    "step_name",
 }
 #: calls whose string arguments are names, not text (a key, an attribute, a pattern, a format)
 NAME_CALLS = {
