@@ -23,6 +23,7 @@ from lecturekit.core.list_sched import (
 )
 from lecturekit.core.optimal import optimal_schedule
 from lecturekit.errors import ScheduleError
+from lecturekit.language import using
 from lecturekit.target.deps import analyze
 from lecturekit.target.pipeline import simulate
 
@@ -309,14 +310,15 @@ def test_lookahead_holds_the_multiply_back_for_the_more_urgent_instruction():
     verify(dg.graph, s)
     assert (plain.length, s.length) == (12, 11)
     assert s.algorithm == "list:height+lookahead2" and s.info["lookahead"] == 2
-    held = [
-        (st.cycle, j, why)
-        for st in steps
-        for j, why in st.reasons.items()
-        if why.startswith("held back")
-    ]
+    held = [(st.cycle, j, st.held[j], st.reasons[j]) for st in steps for j in st.held]
     assert held, "the trace says the mul was held back"
-    assert held[0] == (4, 3, "held back: would block I3 (height 5), ready in cycle 5")
+    assert held[0] == (4, 3, (2, 5), "held back: would block I3 (height 5), ready in cycle 5")
+    # the record says it as the words do, in every language: no other step holds anything back
+    assert all(not st.held for st in steps if st.cycle != 4)
+    with using("zh"):
+        _s, zh = list_schedule(dg, "height", lookahead=2, trace=True)
+    assert [(st.cycle, st.held) for st in zh] == [(st.cycle, st.held) for st in steps]
+    assert zh[held[0][0] - steps[0].cycle].reasons[3] != held[0][3]  # said in Chinese
     assert s.start[2] == 5 and plain.start[2] == 7
     # holding back never makes a schedule illegal, and hardware runs its order no slower
     assert evaluate(dg.graph, s.order).length <= s.length

@@ -52,6 +52,8 @@ MARKED = (
     "lecturekit/cli/common.py",
     "lecturekit/cli/memory.py",
     "lecturekit/cli/translate.py",
+    "lecturekit/core",
+    "lecturekit/asm",
 )
 #: inside MARKED, not yet (other work is changing these files)
 NOT_YET = ("lecturekit/llm/pipeline_parallel",)

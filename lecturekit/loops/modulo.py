@@ -764,7 +764,11 @@ def explain_ii(result: ModuloResult, ii: int) -> IIReport:
                     f"placements ({evictions} evictions); MII = {result.mii} is only a lower bound"
                 )
     folded = reservation_table(result.graph, result.schedule.start, ii, g.earliest)
-    broken = [v for v in violations(result.graph, result.schedule.start, ii) if "row" not in v]
+    broken = [  # what the folded schedule breaks besides the rows' resources
+        text
+        for kind, text in violations(result.graph, result.schedule.start, ii, kinds=True)
+        if kind not in ("issue", "unit")
+    ]
     return IIReport(ii, feasible, res, recs, scheduler, folded, broken)
 
 
