@@ -357,3 +357,14 @@ def test_a_widget_speaks_chinese_and_an_error_stays_in_it():
         assert "错误：" in stepper.error.value
     with language.using("en"):
         assert Stepper(2, render).step_button.description == "step ▶"
+
+
+def test_every_preset_machines_description_is_in_the_catalog():
+    """The presets read from data/machines/*.toml have their descriptions listed for the catalog
+    (target.machine.DATA_DESCRIPTIONS): a new preset file without its line fails here."""
+    from lecturekit.target.machine import PRESETS, preset
+
+    with language.using("zh"):
+        for name in PRESETS:
+            description = preset(name).description
+            assert description and _(description) != description, name

@@ -63,8 +63,9 @@ class Edge:
 
 
 def describe_dependence(kind: str, on: str = "") -> str:
-    """``RAW on r1``: a dependence's kind and what it is through (just the kind without one)."""
-    return _("{kind} on {on}").format(kind=kind, on=on) if on else kind
+    """``RAW on r1``: a dependence's kind and what it is through (just the kind without one;
+    ``on`` is data, a register or a name marked N_ where it was made: "branch", "delay slot")."""
+    return _("{kind} on {on}").format(kind=kind, on=_(on)) if on else kind
 
 
 @dataclass

@@ -70,6 +70,7 @@ from dataclasses import dataclass, field, replace
 from ..asm import Instruction, Program, parse
 from ..core.graph import Edge, Graph
 from ..errors import LectureKitError, ParseError
+from ..language import N_
 from ..target.deps import instruction_graph
 from ..target.machine import Machine, get_machine
 
@@ -566,7 +567,7 @@ def analyze_loop(
     edges = reg_edges + mem_edges
     br = len(body) - 1
     linked = {e.src for e in edges if e.dst == br and e.distance == 0}
-    edges += [Edge(k, br, 0, "CTRL", "branch") for k in range(br) if k not in linked]
+    edges += [Edge(k, br, 0, "CTRL", N_("branch")) for k in range(br) if k not in linked]
     edges.sort(key=lambda e: (e.distance, e.src, e.dst, e.kind, e.on))
     trip, problem = _trip(body, inductions)
     if m.delay_slot:
@@ -632,7 +633,7 @@ def expand(loop: Loop, iterations: int, renamed: bool = False) -> Graph:
                 add(r * n + e.src, (r + e.distance) * n + e.dst, e.latency, e.kind, e.on)
         if r + 1 < iterations:
             for k in range(n):
-                add(r * n + n - 1, (r + 1) * n + k, 0, "CTRL", "branch")
+                add(r * n + n - 1, (r + 1) * n + k, 0, "CTRL", N_("branch"))
     edges = sorted(binding.values(), key=lambda e: (e.src, e.dst))
     return Graph(
         ops, edges, units=dict(g.units), issue_width=g.issue_width, earliest=g.earliest, name=g.name
