@@ -503,7 +503,7 @@ def schedule_table_text(schedule, *, reasons: bool = True) -> str:
         ]
         return "  ".join(cells).rstrip()
 
-    title = schedule.algorithm or _("schedule")
+    title = _(schedule.algorithm) if schedule.algorithm else _("schedule")
     if schedule.ii is not None:
         first = _("{title}: {cycles} cycles, II = {ii}").format(
             title=title, cycles=schedule.length, ii=schedule.ii
