@@ -120,7 +120,7 @@ def plot_nest_roofline(costs, labels=None, ax=None, *, title=None, ceilings=True
         ax.plot([c.intensity], [c.attainable], "o", color=colour, ms=7, zorder=6, label=label)
         ax.plot([c.intensity / 1.6, c.intensity * 1.6], [c.ceiling] * 2, "-", color=colour, lw=1)
     ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
-    ax.set_title(title or _("scheduled loop nests on {name}").format(name=cpu.name), fontsize=10)
+    ax.set_title(title or _("scheduled loop nests on {name}").format(name=_(cpu.name)), fontsize=10)
     return ax
 
 
@@ -133,7 +133,7 @@ def plot_search(results, optimum=None, ax=None, *, title=None):
     for k, r in enumerate(results):
         best = np.array(r.best_so_far) * 1e6
         ax.plot(np.arange(1, len(best) + 1), best, color=style.instruction_color(k), lw=1.6,
-                label=r.method)  # fmt: skip
+                label=_(r.method))  # fmt: skip
     if optimum is not None:
         ax.axhline(optimum * 1e6, color="k", ls="--", lw=1, label=_("optimum of the space"))
     ax.set_xscale("log")

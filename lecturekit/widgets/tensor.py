@@ -151,7 +151,7 @@ class ScheduleExplorer:
         ).format(
             computation=html.escape(comp.text()),
             flops=comp.flops,
-            cpu=html.escape(cpu.name),
+            cpu=html.escape(_(cpu.name)),
             kib=self.cache.value,
             before=first.seconds * 1e6,
             n_steps=len(steps),
