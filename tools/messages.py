@@ -36,30 +36,15 @@ DOMAIN = "lecturekit"
 TRANSLATED = ("zh",)
 
 #: Where every user-facing string must be marked for translation (``find`` reports an unmarked
-#: one, and the test fails on it). Phase 2 of issue 27 adds the rest of the package, folder by
-#: folder, until this is just ``("lecturekit",)``.
-MARKED = (
-    "lecturekit/__init__.py",
-    "lecturekit/errors.py",
-    "lecturekit/validate.py",
-    "lecturekit/language.py",
-    "lecturekit/i18n.py",
-    "lecturekit/viz",
-    "lecturekit/widgets",
-    "lecturekit/llm",
-    "lecturekit/cli/__init__.py",
-    "lecturekit/cli/argparse_messages.py",
-    "lecturekit/cli/common.py",
-    "lecturekit/cli/memory.py",
-    "lecturekit/cli/translate.py",
-    "lecturekit/core",
-    "lecturekit/asm",
-    "lecturekit/target",
-    "lecturekit/loops",
-    "lecturekit/tensor",
+#: one, and the test fails on it): the whole package, but for what :data:`NOT_YET` leaves out.
+MARKED = ("lecturekit",)
+#: inside MARKED, not yet: the grader's messages (issue 27's grading helper moves them into the
+#: catalog and removes these three)
+NOT_YET: tuple[str, ...] = (
+    "lecturekit/grading",
+    "lecturekit/cli/grade.py",
+    "lecturekit/cli/assign.py",
 )
-#: inside MARKED, not yet (other work is changing these files)
-NOT_YET: tuple[str, ...] = ()
 
 #: the marking functions (lecturekit.language) and the position of their message arguments
 KEYWORDS = {
@@ -248,6 +233,7 @@ SHOWN_CALLS = {
     "ToggleButtons",
     "Checkbox",
     "Dropdown",
+    "add_argument_group",
 }
 SHOWN_KEYWORDS = {
     "label",
@@ -296,7 +282,6 @@ NAME_CALLS = {
     "TypeVar",
     "namedtuple",
     "field",
-    "add_argument_group",
     "set_defaults",
     "rc",
     "rcParams",
@@ -407,8 +392,13 @@ def unmarked(path: Path) -> list[Unmarked]:
         if isinstance(node, ast.stmt) and node.lineno in skip_lines:
             exclude(node)  # the marker on a statement's first line covers the statement
         if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            if node.body and isinstance(node.body[0], ast.Expr):
-                exclude(node.body[0].value)  # docstring
+            first = node.body[0] if node.body else None
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                exclude(first.value)  # docstring (a first statement that is a call is not one)
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
             exclude(node.value)  # attribute docstrings (a string after an assignment)
         elif isinstance(node, ast.Call):

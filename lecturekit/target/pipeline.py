@@ -44,6 +44,9 @@ from ..language import N_, _
 from .deps import _memory_groups, _same_group_alias, analyze, instruction_label
 from .machine import Machine, get_machine
 
+#: what a stall's ``cause`` can be (the words marked for the catalog: shown as ``_(cause)``)
+STALL_CAUSES = ("RAW", "WAW", N_("memory"), N_("structural"), N_("write-back"))
+
 
 @dataclass(frozen=True)
 class Stall:
