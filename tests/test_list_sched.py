@@ -567,3 +567,17 @@ def test_a_schedule_without_its_trace_is_the_traced_schedule(
     assert steps and list_schedule_trace(d, priority, record=False, lookahead=lookahead)[1] == []
     assert (plain.start, plain.order, plain.reasons) == (traced.start, traced.order, traced.reasons)
     assert plain.info == traced.info
+
+
+def test_a_step_says_what_happened_without_its_cycle_in_every_language():
+    """Chapter 04's tables show ``happened`` beside a cycle column (they cut "cycle N: " off the
+    message before, which no Chinese message has)."""
+    dg = analyze(WITNESSES[0][0], "lecture")
+    _s, steps = list_schedule(dg, "height", lookahead=2, trace=True)
+    for step in steps:
+        assert step.message == f"cycle {step.cycle}: {step.happened}"
+    with using("zh"):
+        _s, zh = list_schedule(dg, "height", lookahead=2, trace=True)
+    for step in zh:
+        assert step.message == f"周期 {step.cycle}：{step.happened}"
+    assert zh[0].happened.startswith("发射 ") or zh[0].happened.startswith("没有就绪的操作")

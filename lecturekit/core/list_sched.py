@@ -125,6 +125,9 @@ class ListStep:
     message: str
     start: dict[int, int] = field(default_factory=dict)
     ready_at: dict[int, int] = field(default_factory=dict)
+    #: the cycle in one sentence without its number (``message`` says "cycle N: " first, in the
+    #: language spoken: a table with a cycle column shows this, it does not cut the message)
+    happened: str = ""
     #: the operations lookahead held back in this cycle: ``op -> (the higher-priority operation
     #: it would block, the cycle that one is ready)``, what the reason says in words
     held: dict[int, tuple[int, int]] = field(default_factory=dict)
@@ -370,26 +373,25 @@ def list_schedule_trace(
                 )
 
             if chosen:
-                message = _("cycle {cycle}: issue {ops}").format(cycle=t, ops=said(chosen))
+                happened = _("issue {ops}").format(ops=said(chosen))
                 left = [j for j, _prio in ready_list if j not in chosen]
                 if left:
-                    message = _("{message}; not issued: {ops}").format(
-                        message=message, ops=said(left)
+                    happened = _("{message}; not issued: {ops}").format(
+                        message=happened, ops=said(left)
                     )
             elif ready_list:
-                message = _("cycle {cycle}: stall: ready but blocked: {ops}").format(
-                    cycle=t, ops=said(j for j, _prio in ready_list)
+                happened = _("stall: ready but blocked: {ops}").format(
+                    ops=said(j for j, _prio in ready_list)
                 )
             elif waiting:
                 waits = "; ".join(
                     _("{op} waits until cycle {at}").format(op=g.label(j), at=at)
                     for j, at in waiting
                 )
-                message = _("cycle {cycle}: nothing ready: stall ({waits})").format(
-                    cycle=t, waits=waits
-                )
+                happened = _("nothing ready: stall ({waits})").format(waits=waits)
             else:
-                message = _("cycle {cycle}: nothing ready: stall").format(cycle=t)
+                happened = _("nothing ready: stall")
+            message = _("cycle {cycle}: {why}").format(cycle=t, why=happened)
             steps.append(
                 ListStep(
                     cycle=t,
@@ -399,6 +401,7 @@ def list_schedule_trace(
                     waiting=waiting,
                     scheduled=scheduled_before,
                     message=message,
+                    happened=happened,
                     start=dict(start),
                     ready_at={j: bound_by_placed(j) for j in range(n)},
                     held=held,
