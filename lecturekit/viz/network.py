@@ -6,13 +6,15 @@ ToRs, then the nodes with their GPUs, in rail colours) and colours every cable b
 cable shows the larger of its two directions). :func:`plot_link_timeline` draws, for the busiest
 links of a :class:`~lecturekit.llm.network.NetworkRun`, which message held each when: the core's
 schedule, link by link. Nothing is computed here; matplotlib is imported inside the functions.
-Labels are English only (the figures are shared by both editions).
+Labels are in the language spoken (Chinese through :func:`lecturekit.viz.fonts.figure`'s CJK
+font); link and switch names are the fabric's own.
 """
 
 from __future__ import annotations
 
 from ..errors import ConfigError
 from ..language import _
+from .fonts import figure
 
 #: the most GPUs :func:`plot_fabric` draws (beyond that the cables are a grey wash)
 MAX_DRAWN_GPUS = 128
@@ -77,6 +79,7 @@ def _positions(fabric):
     return pos
 
 
+@figure
 def plot_fabric(fabric, load=None, ax=None, *, title: str | None = None, label: str = "load"):
     """The fabric, every network cable coloured by ``load`` (link name -> number; the larger of
     the two directions): grey = unused, blue = 1, then orange to red for 2 and more (a link
@@ -175,6 +178,7 @@ def plot_fabric(fabric, load=None, ax=None, *, title: str | None = None, label: 
     return ax
 
 
+@figure
 def plot_link_timeline(
     run, ax=None, *, links=None, top: int = 10, upto: int | None = None, network_only: bool = True
 ):
