@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import islice
 
-from ..language import _
+from ..language import _, ngettext
 from ..target.deps import analyze, instruction_label
 from .common import add_block_arguments, format_table, load_block, print_json
 
@@ -107,10 +107,14 @@ def run(args) -> int:
         if implied
         else ""
     )
+    n = len(dg.edges)
     print(
-        _(
+        ngettext(
+            "{n} dependence{through}; critical path {path}: no schedule is shorter than "
+            "{length} cycles",
             "{n} dependences{through}; critical path {path}: no schedule is shorter than "
-            "{length} cycles"
-        ).format(n=len(dg.edges), through=through, path=shown, length=length)
+            "{length} cycles",
+            n,
+        ).format(n=n, through=through, path=shown, length=length)
     )
     return 0
