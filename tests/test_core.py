@@ -4,6 +4,7 @@ import pytest
 
 from lecturekit.core import Edge, Graph, Operation, Reservation, evaluate, verify, violations
 from lecturekit.errors import DeadlockError, ScheduleError
+from lecturekit.language import using
 
 
 def ops(n, unit="u", cycles=1):
@@ -34,6 +35,20 @@ def test_verifier_modulo_rows_and_distances():
     assert any("distance" in p for p in violations(g, [1, 2]))
     assert any("row 0" in p for p in violations(g, [0, 2], ii=2))  # both in row 0 of the MRT
     assert any("must wait 4 - 3×1" in p for p in violations(g, [0, 1], ii=3))
+
+
+def test_violations_say_their_kind_in_every_language():
+    """Code tests a violation's kind, never its words: the kinds are the same in Chinese, the
+    sentences are not (loops.modulo.explain_ii keeps the dependence ones this way)."""
+    g = Graph(ops(3), [Edge(0, 1, 3, "RAW", "t0")], units={"u": 1}, issue_width=1)
+    found = violations(g, [0, 2, 0], ii=4, kinds=True)
+    assert [k for k, _text in found] == ["dependence", "issue", "unit"]
+    assert [text for _k, text in found] == violations(g, [0, 2, 0], ii=4)
+    assert found[1][1].startswith("row 0: 2 operations start")
+    with using("zh"):
+        zh = violations(g, [0, 2, 0], ii=4, kinds=True)
+    assert [k for k, _text in zh] == ["dependence", "issue", "unit"]
+    assert zh[0][1].startswith("t0 上的 RAW：o1") and zh[1][1].startswith("第 0 行：")
 
 
 def test_verifier_rejects_garbage():

@@ -117,3 +117,41 @@ def test_monospace_text_gets_the_cjk_font_too(fresh_fonts):
         assert fonts.family("monospace") == ["monospace", fonts.cjk_font()]
     with language.using("en"):
         assert fonts.family("monospace") == ["monospace"]
+
+
+def test_every_drawing_function_draws_chinese_with_a_cjk_font():
+    """Every ``plot_*`` and ``draw_*`` function of lecturekit.viz is wrapped by fonts.figure:
+    one that is not draws its Chinese labels in boxes (chapter 15's fabric and chapter 14's
+    roofline figures were)."""
+    import ast
+    import importlib
+    import pkgutil
+
+    import lecturekit.viz as viz
+
+    bare = []
+    for info in pkgutil.iter_modules(viz.__path__):
+        module = importlib.import_module(f"lecturekit.viz.{info.name}")
+        tree = ast.parse(open(module.__file__, encoding="utf-8").read())
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name.startswith(("plot_", "draw_")):
+                if not any(ast.unparse(d) == "figure" for d in node.decorator_list):
+                    bare.append(f"{info.name}.{node.name}")
+    assert not bare, bare
+
+
+def test_chinese_tick_labels_on_axes_made_before_the_first_chinese_figure(fresh_fonts):
+    """A notebook makes its axes (plt.subplots) before calling the first drawing function: the
+    tick labels then keep the fonts of that moment; the drawing function gives them the CJK
+    font (chapter 15's first fabric drew its tier names in boxes)."""
+    import matplotlib.pyplot as plt
+
+    from lecturekit.llm.fabric import Fabric
+    from lecturekit.viz.network import plot_fabric
+
+    with language.using("zh"):
+        fig, ax = plt.subplots(figsize=(6, 2), dpi=50)
+        found, caught = draw_and_render(
+            lambda: plot_fabric(Fabric.build(2, 2, radix=4), ax=ax).figure
+        )
+    assert "节点" in found and not [w for w in caught if "missing from font" in w], caught

@@ -23,6 +23,7 @@ from lecturekit.core.list_sched import (
 )
 from lecturekit.core.optimal import optimal_schedule
 from lecturekit.errors import ScheduleError
+from lecturekit.language import using
 from lecturekit.target.deps import analyze
 from lecturekit.target.pipeline import simulate
 
@@ -309,14 +310,15 @@ def test_lookahead_holds_the_multiply_back_for_the_more_urgent_instruction():
     verify(dg.graph, s)
     assert (plain.length, s.length) == (12, 11)
     assert s.algorithm == "list:height+lookahead2" and s.info["lookahead"] == 2
-    held = [
-        (st.cycle, j, why)
-        for st in steps
-        for j, why in st.reasons.items()
-        if why.startswith("held back")
-    ]
+    held = [(st.cycle, j, st.held[j], st.reasons[j]) for st in steps for j in st.held]
     assert held, "the trace says the mul was held back"
-    assert held[0] == (4, 3, "held back: would block I3 (height 5), ready in cycle 5")
+    assert held[0] == (4, 3, (2, 5), "held back: would block I3 (height 5), ready in cycle 5")
+    # the record says it as the words do, in every language: no other step holds anything back
+    assert all(not st.held for st in steps if st.cycle != 4)
+    with using("zh"):
+        _s, zh = list_schedule(dg, "height", lookahead=2, trace=True)
+    assert [(st.cycle, st.held) for st in zh] == [(st.cycle, st.held) for st in steps]
+    assert zh[held[0][0] - steps[0].cycle].reasons[3] != held[0][3]  # said in Chinese
     assert s.start[2] == 5 and plain.start[2] == 7
     # holding back never makes a schedule illegal, and hardware runs its order no slower
     assert evaluate(dg.graph, s.order).length <= s.length
@@ -565,3 +567,17 @@ def test_a_schedule_without_its_trace_is_the_traced_schedule(
     assert steps and list_schedule_trace(d, priority, record=False, lookahead=lookahead)[1] == []
     assert (plain.start, plain.order, plain.reasons) == (traced.start, traced.order, traced.reasons)
     assert plain.info == traced.info
+
+
+def test_a_step_says_what_happened_without_its_cycle_in_every_language():
+    """Chapter 04's tables show ``happened`` beside a cycle column (they cut "cycle N: " off the
+    message before, which no Chinese message has)."""
+    dg = analyze(WITNESSES[0][0], "lecture")
+    _s, steps = list_schedule(dg, "height", lookahead=2, trace=True)
+    for step in steps:
+        assert step.message == f"cycle {step.cycle}: {step.happened}"
+    with using("zh"):
+        _s, zh = list_schedule(dg, "height", lookahead=2, trace=True)
+    for step in zh:
+        assert step.message == f"周期 {step.cycle}：{step.happened}"
+    assert zh[0].happened.startswith("发射 ") or zh[0].happened.startswith("没有就绪的操作")

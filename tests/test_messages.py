@@ -52,6 +52,22 @@ def test_marking_calls_take_a_literal():
     assert not messages.marked_calls_with_no_literal()
 
 
+def test_no_throwaway_underscore_where_underscore_translates(tmp_path):
+    """``for _ in ...`` or ``_, x = ...`` in a function that calls ``_()``: the call would reach
+    the throwaway (viz/tensor.py's plots had ``_, ax = plt.subplots()`` before their titles)."""
+    assert not messages.shadowed()
+    planted = tmp_path / "planted.py"
+    planted.write_text(
+        "def f(ax):\n    _, ax = ax\n    return _('a title')\n\n\n"
+        "def g():\n    return [_('x') for _k in range(2)]\n",
+        encoding="utf-8",
+    )
+    (found,) = messages.shadowed(paths=(str(planted),))
+    assert found.endswith(
+        ":2: `_` is a local name here and _() is called (line 3): rename the throwaway"
+    )
+
+
 def test_babel_and_the_syntax_tree_see_the_same_messages():
     """Two paths to the message list agree: Babel's extraction (what the catalog holds) and the
     literal first arguments of the marking calls found by walking the syntax tree."""
@@ -357,3 +373,14 @@ def test_a_widget_speaks_chinese_and_an_error_stays_in_it():
         assert "错误：" in stepper.error.value
     with language.using("en"):
         assert Stepper(2, render).step_button.description == "step ▶"
+
+
+def test_every_preset_machines_description_is_in_the_catalog():
+    """The presets read from data/machines/*.toml have their descriptions listed for the catalog
+    (target.machine.DATA_DESCRIPTIONS): a new preset file without its line fails here."""
+    from lecturekit.target.machine import PRESETS, preset
+
+    with language.using("zh"):
+        for name in PRESETS:
+            description = preset(name).description
+            assert description and _(description) != description, name

@@ -8,6 +8,7 @@ import re
 import unicodedata
 
 from ..errors import ParseError
+from ..language import _
 
 #: a label or name
 IDENT = r"[A-Za-z_][A-Za-z0-9_.]*"
@@ -77,12 +78,16 @@ class LineCursor:
     def expect(self, s: str, what: str | None = None) -> None:
         self.skip_ws()
         if not self.text.startswith(s, self.pos):
-            raise self.error(f"expected {what or repr(s)}, found {self._found()}")
+            raise self.error(
+                _("expected {what}, found {found}").format(
+                    what=what or repr(s), found=self._found()
+                )
+            )
         self.pos += len(s)
 
     def _found(self) -> str:
         if self.pos >= len(self.text):
-            return "end of line"
+            return _("end of line")
         m = re.match(r"\S+", self.text[self.pos :])
         return repr(m.group(0)) if m else repr(self.text[self.pos])
 
@@ -108,7 +113,9 @@ class LineCursor:
                 return tok[0][1:]
             self.pos = start
             raise self.error(
-                f"expected a register for {role} (like $t0 or t0), found {self._found()}"
+                _("expected a register for {role} (like $t0 or t0), found {found}").format(
+                    role=role, found=self._found()
+                )
             )
         return tok[0].lstrip("$")
 
@@ -118,24 +125,34 @@ class LineCursor:
         tok = self.token(r"[+-]?(?:0[xX][0-9a-fA-F]+|[0-9]+)(?![A-Za-z0-9_])")
         if tok is None:
             self.pos = start
-            raise self.error(f"expected an integer for {role}, found {self._found()}")
+            raise self.error(
+                _("expected an integer for {role}, found {found}").format(
+                    role=role, found=self._found()
+                )
+            )
         digits = tok[0].lstrip("+-")
         if len(digits) > 22:  # more than any 64-bit value needs: refuse before converting
             raise self.error(
-                f"integer for {role} is too long ({len(digits)} digits); "
-                f"immediates are at most {MAX_IMMEDIATE:,}",
+                _(
+                    "integer for {role} is too long ({n_digits} digits); immediates are at "
+                    "most {max_immediate:,}"
+                ).format(role=role, n_digits=len(digits), max_immediate=MAX_IMMEDIATE),
                 tok[1],
             )
         if len(digits) > 1 and digits[0] == "0" and digits[1] not in "xX":
             raise self.error(
-                f"integer {tok[0]!r} for {role} has a leading zero; write it without "
-                f"(e.g. {int(digits, 10)}), or use 0x for hexadecimal",
+                _(
+                    "integer {tok!r} for {role} has a leading zero; write it without (e.g. "
+                    "{plain}), or use 0x for hexadecimal"
+                ).format(tok=tok[0], role=role, plain=int(digits, 10)),
                 tok[1],
             )
         value = int(tok[0], 0)
         if abs(value) > MAX_IMMEDIATE:
             raise self.error(
-                f"integer for {role} is out of range (at most {MAX_IMMEDIATE:,} in magnitude)",
+                _(
+                    "integer for {role} is out of range (at most {max_immediate:,} in magnitude)"
+                ).format(role=role, max_immediate=MAX_IMMEDIATE),
                 tok[1],
             )
         return value
@@ -143,7 +160,7 @@ class LineCursor:
     def label(self) -> str:
         tok = self.token(IDENT)
         if tok is None:
-            raise self.error(f"expected a label name, found {self._found()}")
+            raise self.error(_("expected a label name, found {found}").format(found=self._found()))
         return tok[0]
 
     def operand(self, role: str) -> tuple[str, object]:
@@ -155,4 +172,6 @@ class LineCursor:
 
     def end(self) -> None:
         if not self.at_end():
-            raise self.error(f"expected end of instruction, found {self._found()}")
+            raise self.error(
+                _("expected end of instruction, found {found}").format(found=self._found())
+            )

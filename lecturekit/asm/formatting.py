@@ -49,9 +49,10 @@ def format_instruction(ins, notation: str | None = None) -> str:
                 return f"{d[0]} = mem[{addr}]"
             return f"mem[{addr}] = {s[0]}"
         if fmt == "rrl":
-            return f"if {s[0]} {BRANCH_SYMBOL[ins.opcode]} {s[1]} goto {ins.target}"
+            return f"if {s[0]} {BRANCH_SYMBOL[ins.opcode]} {s[1]} goto {ins.target}"  # i18n: as is
         if fmt == "rl":
-            return f"if {s[0]} {'==' if ins.opcode == 'beqz' else '!='} 0 goto {ins.target}"
+            op = "==" if ins.opcode == "beqz" else "!="
+            return f"if {s[0]} {op} 0 goto {ins.target}"  # i18n: as is
         if fmt == "l":
             return f"goto {ins.target}"
     if fmt == "rrr":

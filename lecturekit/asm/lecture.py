@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 
 from ..errors import ParseError
+from ..language import _
 from .cursor import IDENT, LineCursor, split_lines
 from .instruction import Instruction, MemRef, Program
 from .opcodes import OPCODES, TAC_BRANCHES, TAC_OPERATORS
@@ -46,8 +47,10 @@ def _strip_comment(line: str, number: int = 1) -> str:
         if i >= 0:
             if marker == "//" and "=" in line[:i]:
                 raise ParseError(
-                    "'//' is not an operator: for division write '/' "
-                    "(after three-address code, comments start with '#' or ';')",
+                    _(
+                        "'//' is not an operator: for division write '/' "
+                        "(after three-address code, comments start with '#' or ';')"
+                    ),
                     number,
                     i + 1,
                     line.rstrip(),
@@ -74,7 +77,7 @@ def parse_lecture(source: str) -> Program:
                 break
             name = m.group(1)
             if name in labels or name in pending:
-                raise cur.error(f"label {name!r} is defined twice", m.start(1))
+                raise cur.error(_("label {name!r} is defined twice").format(name=name), m.start(1))
             pending.append(name)
             label_pos[name] = (number, m.start(1) + 1)
             cur.pos = m.end()
@@ -88,7 +91,11 @@ def parse_lecture(source: str) -> Program:
         instructions.append(ins)
         if len(instructions) > MAX_INSTRUCTIONS:
             raise ParseError(
-                f"block too long: more than {MAX_INSTRUCTIONS:,} instructions", number, 1
+                _("block too long: more than {max_instructions:,} instructions").format(
+                    max_instructions=MAX_INSTRUCTIONS
+                ),
+                number,
+                1,
             )
     for name in pending:  # labels at the very end point past the last instruction
         labels[name] = len(instructions)
@@ -96,7 +103,12 @@ def parse_lecture(source: str) -> Program:
         if ins.target is not None and ins.target not in labels:
             text = lines[ins.line - 1]
             col = text.find(ins.target) + 1 or 1
-            raise ParseError(f"branch to undefined label {ins.target!r}", ins.line, col, text)
+            raise ParseError(
+                _("branch to undefined label {target!r}").format(target=ins.target),
+                ins.line,
+                col,
+                text,
+            )
     return Program(instructions, labels, source)
 
 
@@ -114,67 +126,76 @@ def _parse_instruction(cur: LineCursor) -> Instruction:
 def _parse_mips(cur: LineCursor) -> Instruction:
     tok = cur.token(r"[A-Za-z][A-Za-z0-9.]*")
     if tok is None:
-        raise cur.error(f"expected an opcode (like add, lw, beq), found {cur._found()}")
+        raise cur.error(
+            _("expected an opcode (like add, lw, beq), found {found}").format(found=cur._found())
+        )
     opcode, at = tok[0].lower(), tok[1]
     if opcode not in OPCODES:
         known = ", ".join(sorted(OPCODES))
-        raise cur.error(f"unknown opcode {tok[0]!r}; known opcodes: {known}", at)
+        raise cur.error(
+            _("unknown opcode {tok!r}; known opcodes: {known}").format(tok=tok[0], known=known), at
+        )
     fmt = OPCODES[opcode][0]
 
     def comma():
         cur.expect(",", "','")
 
     if fmt == "rrr":
-        d = cur.register("the destination")
+        d = cur.register(_("the destination"))
         comma()
-        a = cur.register("the first source")
+        a = cur.register(_("the first source"))
         comma()
         cur.skip_ws()
         at_b = cur.pos
-        kind, b = cur.operand("the second source")
+        kind, b = cur.operand(_("the second source"))
         if kind == "imm":
             imm_op = {"add": "addi", "sub": "subi", "mul": "muli", "div": "divi"}.get(opcode)
             if imm_op is None:
-                raise cur.error(f"{opcode} takes a register as its second source, not {b}", at_b)
+                raise cur.error(
+                    _("{opcode} takes a register as its second source, not {b}").format(
+                        opcode=opcode, b=b
+                    ),
+                    at_b,
+                )
             return Instruction(imm_op, (d,), (a,), imm=b)
         return Instruction(opcode, (d,), (a, b))
     if fmt == "rri":
-        d = cur.register("the destination")
+        d = cur.register(_("the destination"))
         comma()
-        a = cur.register("the source")
+        a = cur.register(_("the source"))
         comma()
-        imm = cur.integer("the immediate")
+        imm = cur.integer(_("the immediate"))
         return Instruction(opcode, (d,), (a,), imm=imm)
     if fmt == "ri":
-        d = cur.register("the destination")
+        d = cur.register(_("the destination"))
         comma()
-        return Instruction(opcode, (d,), (), imm=cur.integer("the immediate"))
+        return Instruction(opcode, (d,), (), imm=cur.integer(_("the immediate")))
     if fmt == "rr":
-        d = cur.register("the destination")
+        d = cur.register(_("the destination"))
         comma()
-        return Instruction(opcode, (d,), (cur.register("the source"),))
+        return Instruction(opcode, (d,), (cur.register(_("the source")),))
     if fmt in ("load", "store"):
-        r = cur.register("the loaded register" if fmt == "load" else "the stored register")
+        r = cur.register(_("the loaded register") if fmt == "load" else _("the stored register"))
         comma()
         cur.skip_ws()
         offset = 0
         if not cur.peek("("):
-            offset = cur.integer("the offset of offset($base)")
-        cur.expect("(", "'(' of offset($base)")
-        base = cur.register("the base of offset($base)")
-        cur.expect(")", "')' closing offset($base)")
+            offset = cur.integer(_("the offset of offset($base)"))
+        cur.expect("(", _("'(' of offset($base)"))
+        base = cur.register(_("the base of offset($base)"))
+        cur.expect(")", _("')' closing offset($base)"))
         mem = MemRef(base, offset)
         if fmt == "load":
             return Instruction(opcode, (r,), (base,), mem=mem)
         return Instruction(opcode, (), (r, base), mem=mem)
     if fmt == "rrl":
-        a = cur.register("the first compared register")
+        a = cur.register(_("the first compared register"))
         comma()
-        b = cur.register("the second compared register")
+        b = cur.register(_("the second compared register"))
         comma()
         return Instruction(opcode, (), (a, b), target=cur.label())
     if fmt == "rl":
-        a = cur.register("the tested register")
+        a = cur.register(_("the tested register"))
         comma()
         return Instruction(opcode, (), (a,), target=cur.label())
     if fmt == "l":
@@ -184,13 +205,13 @@ def _parse_mips(cur: LineCursor) -> Instruction:
 
 def _parse_address(cur: LineCursor) -> MemRef:
     cur.expect("mem[", "'mem['")
-    base = cur.register("the base address register")
+    base = cur.register(_("the base address register"))
     offset = 0
     if cur.peek("+") or cur.peek("-"):
         sign = -1 if cur.peek("-") else 1
         cur.pos += 1
-        offset = sign * cur.integer("the address offset")
-    cur.expect("]", "']' closing the address")
+        offset = sign * cur.integer(_("the address offset"))
+    cur.expect("]", _("']' closing the address"))
     return MemRef(base, offset)
 
 
@@ -201,20 +222,24 @@ def _parse_tac(cur: LineCursor) -> Instruction:
         return Instruction("j", target=cur.label(), notation="tac")
     if re.match(r"if\b", cur.text[cur.pos :]):
         cur.pos += 2
-        a = cur.register("the first compared register")
+        a = cur.register(_("the first compared register"))
         cur.skip_ws()
         op = cur.token(r"==|!=|<=|>=|<|>")
         if op is None:
-            raise cur.error(f"expected a comparison (== != < >= <= >), found {cur._found()}")
-        kind, b = cur.operand("the second compared operand")
+            raise cur.error(
+                _("expected a comparison (== != < >= <= >), found {found}").format(
+                    found=cur._found()
+                )
+            )
+        kind, b = cur.operand(_("the second compared operand"))
         cur.skip_ws()
         if not re.match(r"goto\b", cur.text[cur.pos :]):
-            raise cur.error(f"expected 'goto', found {cur._found()}")
+            raise cur.error(_("expected 'goto', found {found}").format(found=cur._found()))
         cur.pos += 4
         target = cur.label()
         if kind == "imm":
             if b != 0 or op[0] not in ("==", "!="):
-                raise cur.error("a branch compares two registers (or a register with 0)", op[1])
+                raise cur.error(_("a branch compares two registers (or a register with 0)"), op[1])
             return Instruction(
                 "beqz" if op[0] == "==" else "bnez", (), (a,), target=target, notation="tac"
             )
@@ -222,14 +247,14 @@ def _parse_tac(cur: LineCursor) -> Instruction:
     if cur.peek("mem["):
         mem = _parse_address(cur)
         cur.expect("=", "'='")
-        value = cur.register("the stored register")
+        value = cur.register(_("the stored register"))
         return Instruction("sw", (), (value, mem.base), mem=mem, notation="tac")
-    dest = cur.register("the destination")
-    cur.expect("=", "'=' after the destination")
+    dest = cur.register(_("the destination"))
+    cur.expect("=", _("'=' after the destination"))
     if cur.peek("mem["):
         mem = _parse_address(cur)
         return Instruction("lw", (dest,), (mem.base,), mem=mem, notation="tac")
-    kind1, a = cur.operand("the first operand")
+    kind1, a = cur.operand(_("the first operand"))
     if cur.at_end():
         if kind1 == "imm":
             return Instruction("li", (dest,), (), imm=a, notation="tac")
@@ -238,9 +263,11 @@ def _parse_tac(cur: LineCursor) -> Instruction:
     op = cur.token(r"[-+*/&|^<]")
     if op is None:
         raise cur.error(
-            f"expected an operator (+ - * / & | ^ <) or end of line, found {cur._found()}"
+            _("expected an operator (+ - * / & | ^ <) or end of line, found {found}").format(
+                found=cur._found()
+            )
         )
-    kind2, b = cur.operand("the second operand")
+    kind2, b = cur.operand(_("the second operand"))
     reg_op, imm_op = TAC_OPERATORS[op[0]]
     if kind1 == "reg" and kind2 == "reg":
         return Instruction(reg_op, (dest,), (a, b), notation="tac")
@@ -249,7 +276,9 @@ def _parse_tac(cur: LineCursor) -> Instruction:
     if kind1 == "imm" and kind2 == "reg" and op[0] in "+*&|^":
         return Instruction(imm_op, (dest,), (b,), imm=a, notation="tac")
     raise cur.error(
-        "at least one operand must be a register (and a constant may only be "
-        "the second operand of - / <)",
+        _(
+            "at least one operand must be a register (and a constant may only be "
+            "the second operand of - / <)"
+        ),
         op[1],
     )

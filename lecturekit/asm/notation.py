@@ -9,6 +9,7 @@ RISC-V (:func:`~lecturekit.asm.riscv.looks_like_riscv`), and to
 from __future__ import annotations
 
 from ..errors import ParseError
+from ..language import _
 from .instruction import Instruction, Program
 from .lecture import parse_lecture
 from .riscv import looks_like_riscv, parse_riscv
@@ -27,7 +28,11 @@ def parse(source: str, notation: str | None = None) -> Program:
     :class:`ParseError` naming the line, the column and what was expected.
     """
     if not isinstance(source, str):
-        raise ParseError(f"expected program text (a string), got {type(source).__name__}", 1, 1)
+        raise ParseError(
+            _("expected program text (a string), got {name}").format(name=type(source).__name__),
+            1,
+            1,
+        )
     if notation == "riscv" or (notation is None and looks_like_riscv(source)):
         return parse_riscv(source)
     if notation is not None or "$" in source:
@@ -49,5 +54,10 @@ def parse_instruction(text: str) -> Instruction:
     """Parse exactly one instruction (no label); convenient in notebooks and tests."""
     prog = parse(text)
     if len(prog) != 1:
-        raise ParseError(f"expected exactly one instruction, found {len(prog)}", 1, 1, text)
+        raise ParseError(
+            _("expected exactly one instruction, found {n_prog}").format(n_prog=len(prog)),
+            1,
+            1,
+            text,
+        )
     return prog[0]

@@ -127,7 +127,7 @@ CSR_NUMBERS = {
 CSR_NAMES = {number: name for name, number in CSR_NUMBERS.items()}
 
 
-def _table() -> dict[str, tuple[str, str]]:
+def _table() -> dict[str, tuple[str, str]]:  # i18n: not shown (opcode names)
     t: dict[str, tuple[str, str]] = {}
 
     def add(names: str, fmt: str, cls: str) -> None:

@@ -63,6 +63,7 @@ from __future__ import annotations
 import re
 
 from ..errors import ParseError
+from ..language import _
 from .cursor import LineCursor, split_lines
 from .formatting import format_riscv
 from .instruction import Instruction, MemRef, Program
@@ -141,7 +142,11 @@ def parse_riscv(source: str):
     ``notation="riscv"``). Directives, pseudo-instructions the assembler expands and branches
     leaving the text are listed in ``program.notes``."""
     if not isinstance(source, str):
-        raise ParseError(f"expected program text (a string), got {type(source).__name__}", 1, 1)
+        raise ParseError(
+            _("expected program text (a string), got {name}").format(name=type(source).__name__),
+            1,
+            1,
+        )
     lines = split_lines(source)
     numeric = _numeric_labels(lines)
     instructions: list[Instruction] = []
@@ -162,7 +167,9 @@ def parse_riscv(source: str):
                     name = _numeric_name(name, seen_numeric)
                     seen_numeric += 1
                 elif name in labels or name in pending:
-                    raise cur.error(f"label {name!r} is defined twice", m.start(1))
+                    raise cur.error(
+                        _("label {name!r} is defined twice").format(name=name), m.start(1)
+                    )
                 pending.append(name)
                 cur.pos = m.end()
             if cur.at_end():
@@ -174,9 +181,15 @@ def parse_riscv(source: str):
             group = _parse_one(cur, numeric, seen_numeric)
             if len(group) > 1:
                 expanded.append(
-                    f"line {number}: {' '.join(cur.text[start:].split())} is "
-                    f"{len(group)} instructions as the assembler expands it "
-                    f"({'; '.join(ins.text for ins in group)})"
+                    _(
+                        "line {number}: {written} is {n} instructions as the assembler "
+                        "expands it ({expansion})"
+                    ).format(
+                        number=number,
+                        written=" ".join(cur.text[start:].split()),
+                        n=len(group),
+                        expansion="; ".join(ins.text for ins in group),
+                    )
                 )
             for k, ins in enumerate(group):
                 ins = Instruction(
@@ -193,18 +206,24 @@ def parse_riscv(source: str):
             pending = []
             if len(instructions) > MAX_INSTRUCTIONS:
                 raise ParseError(
-                    f"block too long: more than {MAX_INSTRUCTIONS:,} instructions", number, 1
+                    _("block too long: more than {max_instructions:,} instructions").format(
+                        max_instructions=MAX_INSTRUCTIONS
+                    ),
+                    number,
+                    1,
                 )
     for name in pending:
         labels[name] = len(instructions)
     for word, where in directives.items():
         shown = ", ".join(map(str, where[:5])) + (", ..." if len(where) > 5 else "")
-        notes.append(f"directive {word} ignored (line {shown})")
+        notes.append(_("directive {word} ignored (line {shown})").format(word=word, shown=shown))
     notes.extend(expanded)
     for ins in instructions:
         if ins.target is not None and ins.target not in labels:
             notes.append(
-                f"line {ins.line}: {ins.opcode} leaves the block (label {ins.target} is not in it)"
+                _("line {line}: {opcode} leaves the block (label {target} is not in it)").format(
+                    line=ins.line, opcode=ins.opcode, target=ins.target
+                )
             )
     program = Program(instructions, labels, source)
     program.notes = notes
@@ -296,13 +315,21 @@ def _reg(cur, role: str, fp: bool | None = None) -> str:
     name = tok[0].lower() if tok else None
     if name not in REGISTERS:
         cur.pos = start
-        kind = {True: " (like fa0 or f10)", False: " (like a0, t1 or x5)", None: ""}[fp]
-        raise cur.error(f"expected a register for {role}{kind}, found {cur._found()}")
+        if fp is None:
+            text = _("expected a register for {role}, found {found}")
+        elif fp:
+            text = _("expected a register for {role} (like fa0 or f10), found {found}")
+        else:
+            text = _("expected a register for {role} (like a0, t1 or x5), found {found}")
+        raise cur.error(text.format(role=role, found=cur._found()))
     abi = REGISTERS[name]
     if fp is not None and (abi in FP_REGISTERS) != fp:
         cur.pos = start
-        want = "a floating-point" if fp else "an integer"
-        raise cur.error(f"{role} must be {want} register, found {tok[0]!r}")
+        if fp:
+            text = _("{role} must be a floating-point register, found {tok!r}")
+        else:
+            text = _("{role} must be an integer register, found {tok!r}")
+        raise cur.error(text.format(role=role, tok=tok[0]))
     return abi
 
 
@@ -325,7 +352,10 @@ def _imm(cur, role: str, symbols: bool = True) -> int | None:
     if tok is not None:
         digits = tok[0].lstrip("+-")
         if len(digits) > 20:
-            raise cur.error(f"{role} {tok[0]!r} is too long (at most 20 digits)", at)
+            raise cur.error(
+                _("{role} {tok!r} is too long (at most 20 digits)").format(role=role, tok=tok[0]),
+                at,
+            )
         if digits[:2].lower() == "0x":
             return int(tok[0], 16)
         return int(tok[0], 10)  # clang prints decimal; a leading zero is still decimal
@@ -334,7 +364,9 @@ def _imm(cur, role: str, symbols: bool = True) -> int | None:
         if tok is not None:
             cur.symbol = tok[0]
             return None
-    raise cur.error(f"expected an integer for {role}, found {cur._found()}")
+    raise cur.error(
+        _("expected an integer for {role}, found {found}").format(role=role, found=cur._found())
+    )
 
 
 def _symbol_next(cur) -> bool:
@@ -361,12 +393,18 @@ def _parse_one(cur, numeric: list[str], seen: int) -> list[Instruction]:
     start = cur.pos
     tok = cur.token(r"[A-Za-z][A-Za-z0-9.]*")
     if tok is None:
-        raise cur.error(f"expected an opcode (like addi, ld, fmadd.d), found {cur._found()}")
+        raise cur.error(
+            _("expected an opcode (like addi, ld, fmadd.d), found {found}").format(
+                found=cur._found()
+            )
+        )
     opcode = tok[0].lower()
     if opcode not in RISCV_OPCODES:
         raise cur.error(
-            f"unknown RISC-V opcode {tok[0]!r} (RV64 I, M, A, F, D, the CSR instructions and "
-            "the pseudo-instructions compilers print are known)",
+            _(
+                "unknown RISC-V opcode {tok!r} (RV64 I, M, A, F, D, the CSR "
+                "instructions and the pseudo-instructions compilers print are known)"
+            ).format(tok=tok[0]),
             tok[1],
         )
     fmt, cls = RISCV_OPCODES[opcode]
@@ -380,47 +418,56 @@ def _parse_one(cur, numeric: list[str], seen: int) -> list[Instruction]:
         return _label(cur, numeric, seen)
 
     if fmt == "rrr":
-        d = _reg(cur, "the destination", dest_fp)
+        d = _reg(cur, _("the destination"), dest_fp)
         comma()
-        a = _reg(cur, "the first source", src_fp)
+        a = _reg(cur, _("the first source"), src_fp)
         comma()
         cur.skip_ws()
         if cls not in ("fadd", "fmul", "fdiv") and re.match(_NUMBER, cur.text[cur.pos :]):
             at = cur.pos
-            raise cur.error(f"{opcode} takes a register as its second source (use {opcode}i)", at)
-        b = _reg(cur, "the second source", src_fp)
+            raise cur.error(
+                _("{opcode} takes a register as its second source (use {opcode}i)").format(
+                    opcode=opcode
+                ),
+                at,
+            )
+        b = _reg(cur, _("the second source"), src_fp)
         ins = Instruction(opcode, (d,), (a, b))
         if cls in ("fadd", "fmul", "fdiv"):
             _rounding(cur, comma)
     elif fmt == "rrrr":
-        d = _reg(cur, "the destination", True)
+        d = _reg(cur, _("the destination"), True)
         srcs = []
-        for role in ("the first source", "the second source", "the addend"):
+        for role in (_("the first source"), _("the second source"), _("the addend")):
             comma()
             srcs.append(_reg(cur, role, True))
         ins = Instruction(opcode, (d,), tuple(srcs))
         _rounding(cur, comma)
     elif fmt == "rri":
-        d = _reg(cur, "the destination", False)
+        d = _reg(cur, _("the destination"), False)
         comma()
-        a = _reg(cur, "the source", False)
+        a = _reg(cur, _("the source"), False)
         comma()
-        ins = Instruction(opcode, (d,), (a,), imm=_imm(cur, "the immediate"), symbol=cur.symbol)
+        ins = Instruction(opcode, (d,), (a,), imm=_imm(cur, _("the immediate")), symbol=cur.symbol)
     elif fmt == "ri":
-        d = _reg(cur, "the destination", False)
+        d = _reg(cur, _("the destination"), False)
         comma()
         if opcode == "li":
             at = cur.pos
-            value = _imm(cur, "the immediate", symbols=False)
+            value = _imm(cur, _("the immediate"), symbols=False)
             if not -(2**63) <= value < 2**64:
-                raise cur.error(f"li: {value} does not fit in 64 bits", at)
+                raise cur.error(_("li: {value} does not fit in 64 bits").format(value=value), at)
             ins = Instruction(opcode, (d,), (), imm=value)
             group = _expand_li(d, value, cur.text[start:])
         elif opcode in ("la", "lla"):
             cur.skip_ws()
             sym = cur.token(_SYMBOL)
             if sym is None:
-                raise cur.error(f"expected a symbol for {opcode}, found {cur._found()}")
+                raise cur.error(
+                    _("expected a symbol for {opcode}, found {found}").format(
+                        opcode=opcode, found=cur._found()
+                    )
+                )
             ins = Instruction(opcode, (d,), ())
             hi, lo = f"%pcrel_hi({sym[0]})", f"%pcrel_lo({sym[0]})"
             group = [
@@ -428,28 +475,32 @@ def _parse_one(cur, numeric: list[str], seen: int) -> list[Instruction]:
                 _ins("addi", (d,), (d,), f"addi {d}, {d}, {lo}", symbol=lo),
             ]
         else:
-            imm = _imm(cur, "the immediate")
+            imm = _imm(cur, _("the immediate"))
             ins = Instruction(opcode, (d,), (), imm=imm, symbol=cur.symbol)
     elif fmt == "rr":
-        d = _reg(cur, "the destination", dest_fp)
+        d = _reg(cur, _("the destination"), dest_fp)
         comma()
-        a = _reg(cur, "the source", src_fp)
+        a = _reg(cur, _("the source"), src_fp)
         if opcode.startswith(("fcvt", "fsqrt")):
             _rounding(cur, comma)
         ins = Instruction(opcode, (d,), (a,))
     elif fmt in ("load", "store"):
         is_fp = opcode.startswith("f")
-        r = _reg(cur, "the loaded register" if fmt == "load" else "the stored register", is_fp)
+        r = _reg(
+            cur, _("the loaded register") if fmt == "load" else _("the stored register"), is_fp
+        )
         comma()
         if _symbol_next(cur):  # GCC's `ld a2, .LC1`, `fld fa4, .LC0, a5`, `sd a0, sym, t0`
             sym = cur.token(_SYMBOL)[0]
             temp = r if fmt == "load" and not is_fp else None
             if cur.peek(","):
                 comma()
-                temp = _reg(cur, "the address register", False)
+                temp = _reg(cur, _("the address register"), False)
             if temp is None:
                 raise cur.error(
-                    f"{opcode} from a symbol needs an address register: {opcode} {r}, {sym}, t0"
+                    _(
+                        "{opcode} from a symbol needs an address register: {opcode} {r}, {sym}, t0"
+                    ).format(opcode=opcode, r=r, sym=sym)
                 )
             mem = MemRef(temp, 0, WIDTH[opcode])
             hi, lo = f"%pcrel_hi({sym})", f"%pcrel_lo({sym})"
@@ -470,25 +521,25 @@ def _parse_one(cur, numeric: list[str], seen: int) -> list[Instruction]:
             else:
                 ins = Instruction(opcode, (), (r, base), mem=mem, symbol=symbol)
     elif fmt == "lr":
-        d = _reg(cur, "the destination", False)
+        d = _reg(cur, _("the destination"), False)
         comma()
         offset, base = _address(cur, zero_only=True)
         ins = Instruction(opcode, (d,), (base,), mem=MemRef(base, 0, WIDTH[opcode]))
     elif fmt == "amo":
-        d = _reg(cur, "the destination", False)
+        d = _reg(cur, _("the destination"), False)
         comma()
-        v = _reg(cur, "the source", False)
+        v = _reg(cur, _("the source"), False)
         comma()
         offset, base = _address(cur, zero_only=True)
         ins = Instruction(opcode, (d,), (v, base), mem=MemRef(base, 0, WIDTH[opcode]))
     elif fmt == "rrl":
-        a = _reg(cur, "the first compared register", False)
+        a = _reg(cur, _("the first compared register"), False)
         comma()
-        b = _reg(cur, "the second compared register", False)
+        b = _reg(cur, _("the second compared register"), False)
         comma()
         ins = Instruction(opcode, (), (a, b), target=label())
     elif fmt == "rl":
-        a = _reg(cur, "the tested register", False)
+        a = _reg(cur, _("the tested register"), False)
         comma()
         ins = Instruction(opcode, (), (a,), target=label())
     elif fmt == "l":
@@ -496,25 +547,25 @@ def _parse_one(cur, numeric: list[str], seen: int) -> list[Instruction]:
     elif fmt == "jal":  # jal label | jal rd, label
         d = "ra"
         if re.match(r"\s*[A-Za-z0-9]+\s*,", cur.text[cur.pos :]):
-            d = _reg(cur, "the link register", False)
+            d = _reg(cur, _("the link register"), False)
             comma()
         ins = Instruction(opcode, (d,), (), target=label())
     elif fmt == "jalr":  # jalr rs | jalr rd, rs[, imm] | jalr [rd,] imm(rs)
         first_is_reg = re.match(r"\s*[%$]?[A-Za-z][A-Za-z0-9_]*\s*(?:,|$)", cur.text[cur.pos :])
         d = "ra"
         if first_is_reg:
-            r = _reg(cur, "the jump register", False)
+            r = _reg(cur, _("the jump register"), False)
             if not cur.peek(","):
                 ins = Instruction(opcode, (d,), (r,))
             else:
                 d = r
                 comma()
                 if re.match(r"\s*[%$]?[A-Za-z][A-Za-z0-9_]*\s*(?:,|$)", cur.text[cur.pos :]):
-                    r = _reg(cur, "the jump register", False)
+                    r = _reg(cur, _("the jump register"), False)
                     imm = 0
                     if cur.peek(","):
                         comma()
-                        imm = _imm(cur, "the offset")
+                        imm = _imm(cur, _("the offset"))
                     ins = Instruction(opcode, (d,), (r,), imm=imm)
                 else:
                     imm, r = _address(cur)
@@ -523,14 +574,14 @@ def _parse_one(cur, numeric: list[str], seen: int) -> list[Instruction]:
             imm, r = _address(cur)
             ins = Instruction(opcode, (d,), (r,), imm=imm)
     elif fmt == "r":
-        ins = Instruction(opcode, (), (_reg(cur, "the jump register", False),))
+        ins = Instruction(opcode, (), (_reg(cur, _("the jump register"), False),))
     elif fmt == "ret":
         ins = Instruction(opcode, (), ("ra",))
     elif fmt == "call":
         cur.skip_ws()
         tok = cur.token(_SYMBOL)
         if tok is None:
-            raise cur.error(f"expected a function name, found {cur._found()}")
+            raise cur.error(_("expected a function name, found {found}").format(found=cur._found()))
         ins = Instruction(opcode, ("ra",) if opcode == "call" else (), (), symbol=tok[0])
     elif fmt == "fence":  # fence [pred, succ]
         if not cur.at_end():
@@ -539,49 +590,53 @@ def _parse_one(cur, numeric: list[str], seen: int) -> list[Instruction]:
                     comma()
                 cur.skip_ws()
                 if cur.token(r"[iorw]+") is None:
-                    raise cur.error(f"expected fence bits (like rw or iorw), found {cur._found()}")
+                    raise cur.error(
+                        _("expected fence bits (like rw or iorw), found {found}").format(
+                            found=cur._found()
+                        )
+                    )
         ins = Instruction(opcode)
     elif fmt == "rd":  # frflags rd, rdcycle rd
-        ins = Instruction(opcode, (_reg(cur, "the destination", False),), ())
+        ins = Instruction(opcode, (_reg(cur, _("the destination"), False),), ())
     elif fmt in ("csrset", "csrseti"):  # fsflags [rd,] rs   fsrmi [rd,] imm
         if fmt == "csrset":
-            a = _reg(cur, "the source", False)
+            a = _reg(cur, _("the source"), False)
             if cur.peek(","):
                 comma()
-                ins = Instruction(opcode, (a,), (_reg(cur, "the source", False),))
+                ins = Instruction(opcode, (a,), (_reg(cur, _("the source"), False),))
             else:
                 ins = Instruction(opcode, (), (a,))
         else:
             if re.match(r"\s*[A-Za-z]", cur.text[cur.pos :]):
-                d = _reg(cur, "the destination", False)
+                d = _reg(cur, _("the destination"), False)
                 comma()
-                ins = Instruction(opcode, (d,), (), imm=_imm(cur, "the immediate", False))
+                ins = Instruction(opcode, (d,), (), imm=_imm(cur, _("the immediate"), False))
             else:
-                ins = Instruction(opcode, (), (), imm=_imm(cur, "the immediate", False))
+                ins = Instruction(opcode, (), (), imm=_imm(cur, _("the immediate"), False))
     elif fmt == "csrr":
-        d = _reg(cur, "the destination", False)
+        d = _reg(cur, _("the destination"), False)
         comma()
         ins = Instruction(opcode, (d,), (), imm=_csr(cur))
     elif fmt == "csrw":
         csr = _csr(cur)
         comma()
-        ins = Instruction(opcode, (), (_reg(cur, "the source", False),), imm=csr)
+        ins = Instruction(opcode, (), (_reg(cur, _("the source"), False),), imm=csr)
     elif fmt == "csrwi":
         _csr(cur)
         comma()
-        ins = Instruction(opcode, (), (), imm=_imm(cur, "the immediate", False))
+        ins = Instruction(opcode, (), (), imm=_imm(cur, _("the immediate"), False))
     elif fmt == "csrrw":
-        d = _reg(cur, "the destination", False)
+        d = _reg(cur, _("the destination"), False)
         comma()
         csr = _csr(cur)
         comma()
-        ins = Instruction(opcode, (d,), (_reg(cur, "the source", False),), imm=csr)
+        ins = Instruction(opcode, (d,), (_reg(cur, _("the source"), False),), imm=csr)
     elif fmt == "csrrwi":
-        d = _reg(cur, "the destination", False)
+        d = _reg(cur, _("the destination"), False)
         comma()
         csr = _csr(cur)
         comma()
-        _imm(cur, "the immediate", False)
+        _imm(cur, _("the immediate"), False)
         ins = Instruction(opcode, (d,), (), imm=csr)
     else:
         ins = Instruction(opcode)
@@ -624,12 +679,12 @@ def _address(cur, zero_only: bool = False) -> tuple[int, str]:
     cur.symbol = None
     if not cur.peek("("):
         at = cur.pos
-        offset = _imm(cur, "the offset of offset(base)", symbols=not zero_only) or 0
+        offset = _imm(cur, _("the offset of offset(base)"), symbols=not zero_only) or 0
         if zero_only and offset != 0:
-            raise cur.error("the A extension takes (base) or 0(base), no other offset", at)
-    cur.expect("(", "'(' of offset(base)")
-    base = _reg(cur, "the base of offset(base)", False)
-    cur.expect(")", "')' closing offset(base)")
+            raise cur.error(_("the A extension takes (base) or 0(base), no other offset"), at)
+    cur.expect("(", _("'(' of offset(base)"))
+    base = _reg(cur, _("the base of offset(base)"), False)
+    cur.expect(")", _("')' closing offset(base)"))
     return offset, base
 
 
@@ -642,7 +697,11 @@ def _rounding(cur, comma) -> None:
         if rm is None or rm[0] not in _ROUNDING:
             cur.pos = at
             modes = ", ".join(sorted(_ROUNDING))
-            raise cur.error(f"expected a rounding mode ({modes}), found {cur._found()}")
+            raise cur.error(
+                _("expected a rounding mode ({modes}), found {found}").format(
+                    modes=modes, found=cur._found()
+                )
+            )
 
 
 def _csr(cur) -> int | None:
@@ -651,14 +710,14 @@ def _csr(cur) -> int | None:
     tok = cur.token(r"[A-Za-z][A-Za-z0-9_.]*")
     if tok is not None:
         return CSR_NUMBERS.get(tok[0].lower())
-    return _imm(cur, "the CSR", symbols=False)
+    return _imm(cur, _("the CSR"), symbols=False)
 
 
 def _label(cur, numeric: list[str] | None = None, seen: int = 0) -> str:
     cur.skip_ws()
     tok = cur.token(r"[0-9]+[fb](?![A-Za-z0-9_.$])|[A-Za-z_.$][A-Za-z0-9_.$]*")
     if tok is None:
-        raise cur.error(f"expected a label name, found {cur._found()}")
+        raise cur.error(_("expected a label name, found {found}").format(found=cur._found()))
     name = tok[0]
     if name[0].isdigit():  # 1f: the next definition of 1; 1b: the latest one
         digits, way = name[:-1], name[-1]
@@ -668,8 +727,11 @@ def _label(cur, numeric: list[str] | None = None, seen: int = 0) -> str:
         else:
             k = next((k for k in range(seen - 1, -1, -1) if numeric[k] == digits), None)
         if k is None:
-            raise cur.error(f"no numeric label {digits}: {'after' if way == 'f' else 'before'} "
-                            f"this line for {name}", tok[1])  # fmt: skip
+            if way == "f":
+                text = _("no numeric label {digits}: after this line for {name}")
+            else:
+                text = _("no numeric label {digits}: before this line for {name}")
+            raise cur.error(text.format(digits=digits, name=name), tok[1])
         return _numeric_name(digits, k)
     return name
 

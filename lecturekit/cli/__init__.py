@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import re
 import sys
 
 from .. import language
@@ -41,8 +42,63 @@ SUBCOMMANDS = [
 ]
 
 
+#: characters that may not begin a line of Chinese text (they stay at the end of the one before)
+_NO_LINE_START = "，。、；：？！）」』》】,.;:?!)"
+#: and those that may not end one (they move to the next)
+_NO_LINE_END = "（「『《【("
+
+
+def wrap_by_width(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` display columns (a Chinese character takes two),
+    broken between words and between Chinese characters; whitespace runs become one space, as
+    argparse's own wrapping does."""
+    tokens = re.findall(r"\s+|[\u2e80-\uffff]|[^\s\u2e80-\uffff]+", " ".join(text.split()))
+    lines: list[str] = []
+    line = ""
+    for tok in tokens:
+        if tok.isspace():
+            line += " " if line else ""
+            continue
+        if (
+            line.strip(_NO_LINE_END + " ")  # a line of opening marks only: nowhere to break
+            and language.display_width(line.rstrip() + tok) > width
+            and tok not in _NO_LINE_START
+        ):
+            line = line.rstrip()
+            carry = ""
+            while len(line) > 1 and line[-1] in _NO_LINE_END:
+                line, carry = line[:-1].rstrip(), line[-1] + carry
+            lines.append(line)
+            line = carry
+        line += tok
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's help, wrapped by display width when the text holds wide characters (Chinese):
+    argparse counts characters, so a line of Chinese would run twice as wide as the terminal.
+    English is wrapped by argparse itself, unchanged."""
+
+    def _split_lines(self, text, width):
+        if language.display_width(text) == len(text):
+            return super()._split_lines(text, width)
+        return wrap_by_width(text, width)
+
+    def _fill_text(self, text, width, indent):
+        if language.display_width(text) == len(text):
+            return super()._fill_text(text, width, indent)
+        return "\n".join(indent + line for line in wrap_by_width(text, width - len(indent)))
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line (``lecturekit X: error: ...``) and exit code 2."""
+    """argparse, but a usage error is one line (``lecturekit X: error: ...``) and exit code 2,
+    and help is wrapped by display width (:class:`_HelpFormatter`)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message):
         text = _("{prog}: error: {message} (see {prog} --help)").format(

@@ -12,7 +12,7 @@ from ..target.machine import PRESETS, Machine, get_machine
 
 
 def add_block_arguments(parser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a block of code; '-' reads standard input")
+    parser.add_argument("file", metavar="FILE", help=_("a block of code; '-' reads standard input"))
     parser.add_argument(
         "--machine",
         "-M",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .. import validate
 from ..errors import LectureKitError
+from ..language import _
 from .common import print_json, read_source
 
 
@@ -13,53 +14,61 @@ def register(sub) -> None:
 
     p = sub.add_parser(
         "mca",
-        help="llvm-mca on a real core vs lecturekit's model of it, side by side",
-        description="Run llvm-mca on a RISC-V block and compare it with lecturekit's "
-        "simulation on the matching preset, under the lecture's issue rules or llvm-mca's; "
-        "with --iterations, also many passes of the block and whether either tool overlaps "
-        "them. Needs llvm-mca (Debian/Ubuntu: apt-get install llvm-14; macOS: brew install "
-        "llvm; conda: conda install -c conda-forge llvm-tools).",
+        help=_("llvm-mca on a real core vs lecturekit's model of it, side by side"),
+        description=_(
+            "Run llvm-mca on a RISC-V block and compare it with lecturekit's "
+            "simulation on the matching preset, under the lecture's issue rules or llvm-mca's; "
+            "with --iterations, also many passes of the block and whether either tool overlaps "
+            "them. Needs llvm-mca (Debian/Ubuntu: apt-get install llvm-14; macOS: brew install "
+            "llvm; conda: conda install -c conda-forge llvm-tools)."
+        ),
     )
     p.add_argument(
-        "file", metavar="FILE.s", help="RISC-V assembly (clang -S output or a bare block)"
+        "file", metavar="FILE.s", help=_("RISC-V assembly (clang -S output or a bare block)")
     )
     p.add_argument(
         "--cpu",
         default="rocket-rv64",
         choices=sorted(CPU_PRESETS),
         metavar="NAME",
-        help=f"llvm-mca -mcpu ({', '.join(sorted(CPU_PRESETS))}; default: rocket-rv64)",
+        help=_("llvm-mca -mcpu ({cpus}; default: rocket-rv64)").format(
+            cpus=", ".join(sorted(CPU_PRESETS))
+        ),
     )
     p.add_argument(
         "--function",
         "-f",
         metavar="NAME",
-        help="in clang output, the function to take (default: the first one)",
+        help=_("in clang output, the function to take (default: the first one)"),
     )
     p.add_argument(
         "--block",
         choices=["all", "function", "loop"],
         default="all",
-        help="every instruction in the file, one function, or its innermost loop (default: all)",
+        help=_("every instruction in the file, one function, or its innermost loop (default: all)"),
     )
     p.add_argument(
         "--rules",
         choices=["lecture", "llvm-mca"],
         default="lecture",
-        help="lecturekit's issue rules: the lecture's pipeline, or llvm-mca's in-order model "
-        "(write-back in issue order, no memory ordering, llvm-mca's choice of pipe) "
-        "(default: lecture)",
+        help=_(
+            "lecturekit's issue rules: the lecture's pipeline, or llvm-mca's in-order model "
+            "(write-back in issue order, no memory ordering, llvm-mca's choice of pipe) "
+            "(default: lecture)"
+        ),
     )
     p.add_argument(
         "--iterations",
         type=validate.cli_int(1, 1000),
         default=1,
         metavar="N",
-        help="also compare N back-to-back passes of the block (llvm-mca -iterations=N) and say "
-        "whether either tool overlaps them (default: 1, one pass only)",
+        help=_(
+            "also compare N back-to-back passes of the block (llvm-mca -iterations=N) and say "
+            "whether either tool overlaps them (default: 1, one pass only)"
+        ),
     )
     p.add_argument(
-        "--json", action="store_true", help="print JSON, a stable contract (default: text)"
+        "--json", action="store_true", help=_("print JSON, a stable contract (default: text)")
     )
     p.set_defaults(func=run)
 
@@ -73,7 +82,7 @@ def run(args) -> int:
     elif args.block == "loop":
         text = real.loop_body(text, args.function)
     if not real.instructions_only(text).strip():
-        raise LectureKitError(f"{args.file} has no instructions")
+        raise LectureKitError(_("{file} has no instructions").format(file=args.file))
     c = real.compare(text, args.cpu, rules=args.rules)
     many = None
     if args.iterations > 1:
@@ -91,7 +100,7 @@ def run(args) -> int:
     from ..asm import parse
 
     for note in parse(text, notation="riscv").notes:  # directives skipped, exits of the block
-        print(f"note: {note}")
+        print(_("note: {note}").format(note=note))
     print()
-    print("lk = lecturekit, llvm = llvm-mca (its cycles + 1, counted from 1 as lecturekit does)")
+    print(_("lk = lecturekit, llvm = llvm-mca (its cycles + 1, counted from 1 as lecturekit does)"))
     return 0

@@ -54,7 +54,7 @@ def register(sub) -> None:
             "recomputation and flash attention. Every figure in GiB (2^30 B) and GB (10^9 B)."
         ),
     )
-    m = p.add_argument_group("model (a preset, explicit shape, or --parameters)")
+    m = p.add_argument_group(_("model (a preset, explicit shape, or --parameters)"))
     m.add_argument(
         "--preset",
         metavar="NAME",
@@ -122,7 +122,7 @@ def register(sub) -> None:
             "1..{max_parameters:.0e}; default: none, use a model)"
         ).format(max_parameters=MAX_PARAMETERS),
     )
-    s = p.add_argument_group("strategy")
+    s = p.add_argument_group(_("strategy"))
     for name, text in (("dp", "data"), ("tp", "tensor"), ("pp", "pipeline")):
         s.add_argument(
             f"--{name}",

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 
 from .. import validate
+from ..language import _, pgettext
 from ..loops.modulo import modulo_schedule
 from .common import format_table, print_json
 from .unroll import add_loop_arguments, load_loop
@@ -29,16 +30,18 @@ from .unroll import add_loop_arguments, load_loop
 def register(sub) -> None:
     p = sub.add_parser(
         "modulo",
-        help="software pipelining: ResMII, RecMII, modulo schedule, prologue/kernel/epilogue",
-        description="Software-pipeline a loop (a label and a backward branch to it) by "
-        "iterative modulo scheduling.",
+        help=_("software pipelining: ResMII, RecMII, modulo schedule, prologue/kernel/epilogue"),
+        description=_(
+            "Software-pipeline a loop (a label and a backward branch to it) by "
+            "iterative modulo scheduling."
+        ),
     )
     add_loop_arguments(p)
     p.add_argument(
-        "--code", action="store_true", help="print the whole runnable program (default: off)"
+        "--code", action="store_true", help=_("print the whole runnable program (default: off)")
     )
     p.add_argument(
-        "--trace", action="store_true", help="print every step of the scheduler (default: off)"
+        "--trace", action="store_true", help=_("print every step of the scheduler (default: off)")
     )
     p.add_argument(
         "--time-limit",
@@ -46,17 +49,21 @@ def register(sub) -> None:
         type=validate.cli_float(0, 3600),
         default=10.0,
         metavar="S",
-        help="seconds the scheduler may search before using one iteration's list schedule "
-        "(default 10)",
+        help=_(
+            "seconds the scheduler may search before using one iteration's list schedule "
+            "(default 10)"
+        ),
     )
     p.add_argument(
         "--move-induction",
         action=argparse.BooleanOptionalAction,
         default=True,
-        help="loads and stores read the newest pointer value already computed, offsets "
-        "rewritten (induction-variable motion: no modulo variable expansion for the pointer) "
-        "(default: on; --no-move-induction gives the lecture's slide form, every access reading "
-        "its own iteration's pointer)",
+        help=_(
+            "loads and stores read the newest pointer value already computed, offsets "
+            "rewritten (induction-variable motion: no modulo variable expansion for the pointer) "
+            "(default: on; --no-move-induction gives the lecture's slide form, every access "
+            "reading its own iteration's pointer)"
+        ),
     )
     p.set_defaults(func=run)
 
@@ -73,32 +80,44 @@ def run(args) -> int:
     if args.json:
         data = r.to_dict()
         data["table"] = {
-            "columns": [c for c, _ in r.table.columns],
+            "columns": [c for c, _unused in r.table.columns],
             "rows": r.table.rows(),
         }
         print_json(data)
         return 0
     m = loop.machine
-    print(f"machine: {m.name} ({m.description})")
+    print(_("machine: {name} ({description})").format(name=m.name, description=_(m.description)))
     print()
-    print("resources (ResMII):")
+    print(_("resources (ResMII):"))
     for b in r.resources:
         print(f"  {b.describe()}")
-    print(f"recurrences (RecMII = {r.rec_mii}):")
+    print(_("recurrences (RecMII = {rec_mii}):").format(rec_mii=r.rec_mii))
     for rec in r.recurrences[:5] or []:
         print(f"  {rec.describe(r.graph)}")
     if not r.recurrences:
-        print("  none")
+        print(_("  none"))
     elif len(r.recurrences) > 5:
-        print(f"  ... and {len(r.recurrences) - 5} more")
+        print(_("  ... and {n} more").format(n=len(r.recurrences) - 5))
     print(
-        f"ResMII = {r.res_mii}, RecMII = {r.rec_mii}, MII = {r.mii}; II found = {r.ii}, "
-        f"{r.stage_count} stage(s), kernel unrolled {r.unroll}x (modulo variable expansion)"
+        _(
+            "ResMII = {res_mii}, RecMII = {rec_mii}, MII = {mii}; II found = {ii}, "
+            "{stage_count} stage(s), kernel unrolled {unroll}x (modulo variable "
+            "expansion)"
+        ).format(
+            res_mii=r.res_mii,
+            rec_mii=r.rec_mii,
+            mii=r.mii,
+            ii=r.ii,
+            stage_count=r.stage_count,
+            unroll=r.unroll,
+        )
     )
     if r.schedule.info.get("timed_out"):
         print(
-            f"time limit ({args.time_limit:g} s) reached: II {r.ii} is the best found, not proven "
-            "the smallest (one iteration's schedule, no overlap)"
+            _(
+                "time limit ({time_limit:g} s) reached: II {ii} is the best found, not "
+                "proven the smallest (one iteration's schedule, no overlap)"
+            ).format(time_limit=args.time_limit, ii=r.ii)
         )
     print()
     rows = [
@@ -107,26 +126,27 @@ def run(args) -> int:
             zip(loop.body, r.schedule.start, r.stages, r.rows, strict=True)
         )
     ]
-    print(format_table(["instr", "text", "cycle", "stage", "row"], rows))
+    print(format_table([_("instr"), _("text"), _("cycle"), _("stage"), _("row")], rows))
     print()
-    print(f"modulo reservation table (II = {r.ii}; I3/s1 = I3 in stage 1):")
+    print(_("modulo reservation table (II = {ii}; I3/s1 = I3 in stage 1):").format(ii=r.ii))
     print(r.table.text())
     if args.trace:
         print()
-        print("scheduler steps:")
+        print(_("scheduler steps:"))
         for step in r.trace:
             print(f"  {step.message}")
     print()
     if args.code:
         if r.code is None:
-            print("no runnable code: " + "; ".join(r.notes))
+            print(_("no runnable code: {notes}").format(notes="; ".join(r.notes)))
         else:
             print(r.code.rstrip())
     else:
-        for title, lines in (("prologue", r.prologue), ("kernel", r.kernel),
-                             ("epilogue", r.epilogue)):  # fmt: skip
-            print(f"{title}:")
-            print("\n".join(lines) if lines else "    (empty)")
+        kernel = pgettext("software pipelining", "kernel")
+        for title, lines in ((_("prologue"), r.prologue), (kernel, r.kernel),
+                             (_("epilogue"), r.epilogue)):  # fmt: skip
+            print(_("{part}:").format(part=title))
+            print("\n".join(lines) if lines else _("    (empty)"))
     for note in r.notes:
-        print(f"note: {note}")
+        print(_("note: {note}").format(note=note))
     return 0

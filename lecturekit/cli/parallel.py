@@ -27,10 +27,11 @@ from __future__ import annotations
 
 from .. import validate
 from ..errors import ConfigError
+from ..language import N_, _, ljust, rjust
 from ..llm.config import MAXIMA, PRESETS
 from ..llm.planner import MAX_GPUS, MAX_GPUS_PER_NODE, MAX_LAYOUT_GPUS
 
-_SCHEDULE_HELP = (
+_SCHEDULE_HELP = N_(
     "naive, gpipe, pipedream, 1f1b (= dapple), 1f1b-eager (the 2023 slide's figure), "
     "interleaved, zb-h1, zb-h2, looped-bfs, interleaved-zb, zb-v, v-half, v-min, dualpipev "
     "(V placement), "
@@ -51,7 +52,9 @@ def _positive(text: str, name: str) -> float:
     """A finite number > 0 written as 300e9, 300B, 2.5e11, ... (at most 10^30)."""
     value = validate.parse_count(text, name, 0, 1e30)
     if value <= 0:
-        raise ConfigError(f"{name}: must be greater than 0, got {text!r}")
+        raise ConfigError(
+            _("{name}: must be greater than 0, got {text!r}").format(name=name, text=text)
+        )
     return value
 
 
@@ -62,269 +65,307 @@ def _int(minimum, maximum):
 def register(sub) -> None:
     par = sub.add_parser(
         "parallel",
-        help="pipeline-parallel schedules (GPipe, 1F1B, zero bubble, ...) and 3D-parallel plans",
-        description="Parallel training of large models: pipeline schedules evaluated on the "
-        "same scheduling core as instruction orders, DP x TP x PP plans, rank layouts.",
+        help=_("pipeline-parallel schedules (GPipe, 1F1B, zero bubble, ...) and 3D-parallel plans"),
+        description=_(
+            "Parallel training of large models: pipeline schedules evaluated on the "
+            "same scheduling core as instruction orders, DP x TP x PP plans, rank layouts."
+        ),
     )
     psub = par.add_subparsers(dest="parallel_command", metavar="WHAT")
     psub.required = True
 
     pp = psub.add_parser(
         "pipeline",
-        help="one pipeline schedule: timeline, makespan, bubble, activations in flight",
-        description="Build the F/B(/W) passes of one training step, run a schedule's per-device "
-        "op lists on the scheduling core, verify it, and print the timeline and figures. "
-        "Durations are whole time units.",
+        help=_("one pipeline schedule: timeline, makespan, bubble, activations in flight"),
+        description=_(
+            "Build the F/B(/W) passes of one training step, run a schedule's per-device "
+            "op lists on the scheduling core, verify it, and print the timeline and figures. "
+            "Durations are whole time units."
+        ),
     )
     pp.add_argument(
-        "--schedule", default="1f1b", metavar="NAME", help=_SCHEDULE_HELP + " (default 1f1b)"
+        "--schedule",
+        default="1f1b",
+        metavar="NAME",
+        help=_("{schedules} (default 1f1b)").format(schedules=_(_SCHEDULE_HELP)),
     )
     pp.add_argument(
         "-p",
         type=_int(None, None),
         default=4,
-        help="pipeline stages = devices, 1..64 (default 4)",
+        help=_("pipeline stages = devices, 1..64 (default 4)"),
     )
     pp.add_argument(
         "-m",
         type=_int(None, None),
         default=8,
-        help="micro-batches per step (default 8)",
+        help=_("micro-batches per step (default 8)"),
     )
     pp.add_argument(
         "--v",
         type=_int(1, 64),
         default=None,
-        help="model chunks per device, interleaved, interleaved-zb and looped-bfs only, 1..64 "
-        "(default 2 for them; zb-v and dualpipev always place 2 per device in a V)",
+        help=_(
+            "model chunks per device, interleaved, interleaved-zb and looped-bfs only, 1..64 "
+            "(default 2 for them; zb-v and dualpipev always place 2 per device in a V)"
+        ),
     )
     dur = _int(0, MAX_DURATION)
     pp.add_argument(
         "--tf",
         type=dur,
-        help="forward time T_F (default 1; v for interleaved, interleaved-zb, looped-bfs and 2 for "
-        "the V "
-        "placements: zb-v, v-half, v-min, dualpipev)",
+        help=_(
+            "forward time T_F (default 1; v for interleaved, interleaved-zb, looped-bfs and 2 for "
+            "the V "
+            "placements: zb-v, v-half, v-min, dualpipev)"
+        ),
     )
-    pp.add_argument("--tb", type=dur, help="backward (input-gradient) time T_B (default: as T_F)")
-    pp.add_argument("--tw", type=dur, help="weight-gradient time T_W (default: as T_F)")
-    pp.add_argument("--comm", type=dur, default=0, help="latency between devices (default 0)")
+    pp.add_argument(
+        "--tb", type=dur, help=_("backward (input-gradient) time T_B (default: as T_F)")
+    )
+    pp.add_argument("--tw", type=dur, help=_("weight-gradient time T_W (default: as T_F)"))
+    pp.add_argument("--comm", type=dur, default=0, help=_("latency between devices (default 0)"))
     pp.add_argument(
         "--gpipe-backward",
         choices=("newest", "oldest"),
         default="newest",
-        help="GPipe's backward order: newest micro-batch first as in the GPipe figure, or "
-        "oldest first as PyTorch's ScheduleGPipe (default newest)",
+        help=_(
+            "GPipe's backward order: newest micro-batch first as in the GPipe figure, or "
+            "oldest first as PyTorch's ScheduleGPipe (default newest)"
+        ),
     )
     pp.add_argument(
         "--all-forwards-first",
         action="store_true",
-        help="interleaved with m = p: every forward first, as Megatron-LM before late 2024 "
-        "(default: off, interleave from the start as current Megatron-LM and PyTorch)",
+        help=_(
+            "interleaved with m = p: every forward first, as Megatron-LM before late 2024 "
+            "(default: off, interleave from the start as current Megatron-LM and PyTorch)"
+        ),
     )
     pp.add_argument(
         "--calls",
         action="store_true",
-        help="dualpipe, dualpipev: run the reference implementation's calls as units (a full "
-        "backward sends its gradient after the weight gradient; a paired forward and backward "
-        "waits for both inputs and sends both outputs at its end) (default: off)",
+        help=_(
+            "dualpipe, dualpipev: run the reference implementation's calls as units (a full "
+            "backward sends its gradient after the weight gradient; a paired forward and backward "
+            "waits for both inputs and sends both outputs at its end) (default: off)"
+        ),
     )
     pp.add_argument(
         "--paired",
         type=_int(1, 3 * MAX_DURATION),
         default=None,
         metavar="F&B",
-        help="dualpipe, dualpipev with --calls: the time of a forward paired with a full "
-        "backward when their computation and communication overlap (DeepSeek-V3's F&B; "
-        "between T_B + T_W + 1 and T_F + T_B + T_W) (default: T_F + T_B + T_W, no overlap)",
+        help=_(
+            "dualpipe, dualpipev with --calls: the time of a forward paired with a full "
+            "backward when their computation and communication overlap (DeepSeek-V3's F&B; "
+            "between T_B + T_W + 1 and T_F + T_B + T_W) (default: T_F + T_B + T_W, no overlap)"
+        ),
     )
     pp.add_argument(
         "--import",
         dest="import_file",
         metavar="FILE",
         default=None,
-        help="evaluate an order in PyTorch's pipelining notation instead of --schedule: one "
-        "rank a line (0F0 0F1 1I0 0W2 ...), PyTorch's CSV or its printed grid; p, m, stages "
-        "and placement come from the file; durations default to the stages per rank "
-        "(default: none)",
+        help=_(
+            "evaluate an order in PyTorch's pipelining notation instead of --schedule: one "
+            "rank a line (0F0 0F1 1I0 0W2 ...), PyTorch's CSV or its printed grid; p, m, stages "
+            "and placement come from the file; durations default to the stages per rank "
+            "(default: none)"
+        ),
     )
     pp.add_argument(
-        "--compare", action="store_true", help="run every schedule, print a table (default: off)"
+        "--compare", action="store_true", help=_("run every schedule, print a table (default: off)")
     )
     pp.add_argument(
-        "--json", action="store_true", help="print JSON, a stable contract (default: text)"
+        "--json", action="store_true", help=_("print JSON, a stable contract (default: text)")
     )
     pp.set_defaults(func=run_pipeline)
 
     pl = psub.add_parser(
         "plan",
-        help="DP x TP x PP (x ZeRO) layouts that fit, with an estimated step time",
-        description="List the 3D-parallel layouts of a model on a cluster that fit in GPU "
-        "memory, fastest first, with the step time split into compute, pipeline bubble and "
-        "tensor/pipeline/data-parallel communication.",
+        help=_("DP x TP x PP (x ZeRO) layouts that fit, with an estimated step time"),
+        description=_(
+            "List the 3D-parallel layouts of a model on a cluster that fit in GPU "
+            "memory, fastest first, with the step time split into compute, pipeline bubble and "
+            "tensor/pipeline/data-parallel communication."
+        ),
     )
     pl.add_argument(
-        "--preset", default="gpt3", help=f"model: one of {', '.join(PRESETS)} (default gpt3)"
+        "--preset",
+        default="gpt3",
+        help=_("model: one of {presets} (default gpt3)").format(presets=", ".join(PRESETS)),
     )
     pl.add_argument(
         "--batch",
         type=_int(1, MAXIMA["batch"]),
-        help="sequences per step (default: the preset's)",
+        help=_("sequences per step (default: the preset's)"),
     )
     pl.add_argument(
-        "--seq", type=_int(1, MAXIMA["seq"]), help="sequence length (default: the preset's)"
+        "--seq", type=_int(1, MAXIMA["seq"]), help=_("sequence length (default: the preset's)")
     )
     pl.add_argument(
-        "--gpus", type=_int(1, MAX_GPUS), default=1024, help=f"GPUs, 1..{MAX_GPUS:,} (default 1024)"
+        "--gpus",
+        type=_int(1, MAX_GPUS),
+        default=1024,
+        help=_("GPUs, 1..{max_gpus:,} (default 1024)").format(max_gpus=MAX_GPUS),
     )
     pl.add_argument(
         "--gpus-per-node",
         type=_int(1, MAX_GPUS_PER_NODE),
         default=8,
-        help="GPUs per node (default 8)",
+        help=_("GPUs per node (default 8)"),
     )
     pl.add_argument(
-        "--gpu", default="A100-80GB", help="GPU type, memory and peak FLOP/s (default A100-80GB)"
+        "--gpu", default="A100-80GB", help=_("GPU type, memory and peak FLOP/s (default A100-80GB)")
     )
     pl.add_argument(
-        "--intra-bw", default="300e9", help="bytes/s per GPU inside a node (default 300e9)"
+        "--intra-bw", default="300e9", help=_("bytes/s per GPU inside a node (default 300e9)")
     )
     pl.add_argument(
-        "--inter-bw", default="25e9", help="bytes/s per GPU between nodes (default 25e9)"
+        "--inter-bw", default="25e9", help=_("bytes/s per GPU between nodes (default 25e9)")
     )
     pl.add_argument(
         "--efficiency",
         type=validate.cli_float(0, 1),
         default=0.5,
-        help="fraction of peak FLOP/s, in (0, 1] (default 0.5)",
+        help=_("fraction of peak FLOP/s, in (0, 1] (default 0.5)"),
     )
     pl.add_argument(
         "--dp-overlap",
         type=validate.cli_float(0, 1),
         default=0.0,
-        help="fraction of DP communication hidden, 0..1 (default 0)",
+        help=_("fraction of DP communication hidden, 0..1 (default 0)"),
     )
     pl.add_argument(
         "--cp",
         default="1",
         metavar="LIST",
-        help="context-parallel degrees to try, comma-separated, each dividing the sequence "
-        "(e.g. 1,2,4,8; default 1: no context parallelism)",
+        help=_(
+            "context-parallel degrees to try, comma-separated, each dividing the sequence "
+            "(e.g. 1,2,4,8; default 1: no context parallelism)"
+        ),
     )
     pl.add_argument(
         "--cp-kind",
         choices=("ring", "ulysses"),
         default="ring",
-        help="context parallelism by ring attention or Ulysses all-to-all (default ring)",
+        help=_("context parallelism by ring attention or Ulysses all-to-all (default ring)"),
     )
     pl.add_argument(
         "--ep",
         default=None,
         metavar="LIST",
-        help="expert-parallel degrees to try, comma-separated, each dividing the experts and "
-        "dp x cp (default: every divisor of a MoE model's experts; 1 for a dense model)",
+        help=_(
+            "expert-parallel degrees to try, comma-separated, each dividing the experts and "
+            "dp x cp (default: every divisor of a MoE model's experts; 1 for a dense model)"
+        ),
     )
     pl.add_argument(
         "--experts",
         type=_int(1, MAXIMA["experts"]),
-        help="mixture of experts: experts per layer (default: the preset's)",
+        help=_("mixture of experts: experts per layer (default: the preset's)"),
     )
     pl.add_argument(
         "--top-k",
         type=_int(1, MAXIMA["top_k"]),
-        help="mixture of experts: experts per token (default: the preset's)",
+        help=_("mixture of experts: experts per token (default: the preset's)"),
     )
     pl.add_argument(
-        "--tokens", default=None, help="training tokens, for days (e.g. 300e9; default: none)"
+        "--tokens", default=None, help=_("training tokens, for days (e.g. 300e9; default: none)")
     )
     pl.add_argument(
-        "--limit", type=_int(0, 10**6), default=12, help="rows to print, 0 = all (default 12)"
+        "--limit", type=_int(0, 10**6), default=12, help=_("rows to print, 0 = all (default 12)")
     )
     pl.add_argument(
-        "--all", action="store_true", help="also layouts that do not fit (default: off)"
+        "--all", action="store_true", help=_("also layouts that do not fit (default: off)")
     )
     pl.add_argument(
-        "--json", action="store_true", help="print JSON, a stable contract (default: text)"
+        "--json", action="store_true", help=_("print JSON, a stable contract (default: text)")
     )
     pl.set_defaults(func=run_plan)
 
     lay = psub.add_parser(
         "layout",
-        help="which GPU is which data replica / pipeline stage / tensor partition",
-        description="The rank grid of a 3D-parallel job (tensor ranks fastest, then data, "
-        "then pipeline), or a 5D one with --cp and --ep (Megatron-LM's order tp-cp-ep-dp-pp). "
-        f"Default: the lecture's 2 x 4 x 4 on 8 nodes of 4 GPUs. At most "
-        f"{MAX_LAYOUT_GPUS:,} GPUs.",
+        help=_("which GPU is which data replica / pipeline stage / tensor partition"),
+        description=_(
+            "The rank grid of a 3D-parallel job (tensor ranks fastest, then data, "
+            "then pipeline), or a 5D one with --cp and --ep (Megatron-LM's order "
+            "tp-cp-ep-dp-pp). Default: the lecture's 2 x 4 x 4 on 8 nodes of 4 "
+            "GPUs. At most {max_layout_gpus:,} GPUs."
+        ).format(max_layout_gpus=MAX_LAYOUT_GPUS),
     )
     lay.add_argument(
-        "--dp", type=_int(1, MAX_LAYOUT_GPUS), default=2, help="data-parallel size (default 2)"
+        "--dp", type=_int(1, MAX_LAYOUT_GPUS), default=2, help=_("data-parallel size (default 2)")
     )
     lay.add_argument(
-        "--pp", type=_int(1, MAX_LAYOUT_GPUS), default=4, help="pipeline stages (default 4)"
+        "--pp", type=_int(1, MAX_LAYOUT_GPUS), default=4, help=_("pipeline stages (default 4)")
     )
     lay.add_argument(
-        "--tp", type=_int(1, MAX_LAYOUT_GPUS), default=4, help="tensor-parallel size (default 4)"
+        "--tp", type=_int(1, MAX_LAYOUT_GPUS), default=4, help=_("tensor-parallel size (default 4)")
     )
     lay.add_argument(
         "--gpus-per-node",
         type=_int(1, MAX_GPUS_PER_NODE),
         default=4,
-        help="GPUs per node (default 4)",
+        help=_("GPUs per node (default 4)"),
     )
     lay.add_argument(
         "--cp",
         type=_int(1, MAX_LAYOUT_GPUS),
         default=1,
-        help="context-parallel size (default 1; Megatron-LM's order tp-cp-ep-dp-pp)",
+        help=_("context-parallel size (default 1; Megatron-LM's order tp-cp-ep-dp-pp)"),
     )
     lay.add_argument(
         "--ep",
         type=_int(1, MAX_LAYOUT_GPUS),
         default=1,
-        help="expert-parallel size, dividing dp x cp (default 1)",
+        help=_("expert-parallel size, dividing dp x cp (default 1)"),
     )
     lay.add_argument(
-        "--json", action="store_true", help="print JSON, a stable contract (default: text)"
+        "--json", action="store_true", help=_("print JSON, a stable contract (default: text)")
     )
     lay.set_defaults(func=run_layout)
 
     est = psub.add_parser(
         "estimate",
-        help="training days from C = 6ΨD, or the utilisation that gives a number of days",
-        description="Days to train = 6ΨD / (GPUs x peak x utilisation). Default: the slide's "
-        "GPT-3 175B on 300B tokens with 1024 A100.",
+        help=_("training days from C = 6ΨD, or the utilisation that gives a number of days"),
+        description=_(
+            "Days to train = 6ΨD / (GPUs x peak x utilisation). Default: the slide's "
+            "GPT-3 175B on 300B tokens with 1024 A100."
+        ),
     )
     est.add_argument(
         "--parameters",
         default="175e9",
-        help="model parameters Ψ, e.g. 175e9 or 175B (default 175e9)",
+        help=_("model parameters Ψ, e.g. 175e9 or 175B (default 175e9)"),
     )
     est.add_argument(
-        "--tokens", default="300e9", help="training tokens D, e.g. 300e9 (default 300e9)"
+        "--tokens", default="300e9", help=_("training tokens D, e.g. 300e9 (default 300e9)")
     )
     est.add_argument(
-        "--gpus", type=_int(1, MAX_GPUS), default=1024, help="number of GPUs (default 1024)"
+        "--gpus", type=_int(1, MAX_GPUS), default=1024, help=_("number of GPUs (default 1024)")
     )
     est.add_argument(
-        "--gpu", default="A100-80GB", help="GPU type, its peak FLOP/s (default A100-80GB)"
+        "--gpu", default="A100-80GB", help=_("GPU type, its peak FLOP/s (default A100-80GB)")
     )
     est.add_argument(
         "--utilisation",
         type=validate.cli_float(0, 1),
         default=None,
-        help="fraction of peak FLOP/s, in (0, 1] (default 0.5 unless --days)",
+        help=_("fraction of peak FLOP/s, in (0, 1] (default 0.5 unless --days)"),
     )
     est.add_argument(
         "--days",
         type=validate.cli_float(0, 1e9),
         default=None,
-        help="solve for the utilisation that trains in this many days (default: none)",
+        help=_("solve for the utilisation that trains in this many days (default: none)"),
     )
     est.add_argument(
-        "--recompute", action="store_true", help="8ΨD, forward recomputed (default: off, 6ΨD)"
+        "--recompute", action="store_true", help=_("8ΨD, forward recomputed (default: off, 6ΨD)")
     )
     est.add_argument(
-        "--json", action="store_true", help="print JSON, a stable contract (default: text)"
+        "--json", action="store_true", help=_("print JSON, a stable contract (default: text)")
     )
     est.set_defaults(func=run_estimate)
 
@@ -362,10 +403,10 @@ def _timeline(run) -> str:
 
     width = run.last - run.first + 1  # as viz.timeline.grid lays it out
     if width > TIMELINE_COLUMNS:
-        return (
-            f"(timeline not shown: {width} time units, more than the text view's "
-            f"{TIMELINE_COLUMNS} columns; --json gives every pass's start)"
-        )
+        return _(
+            "(timeline not shown: {width} time units, more than the text view's "
+            "{timeline_columns} columns; --json gives every pass's start)"
+        ).format(width=width, timeline_columns=TIMELINE_COLUMNS)
     return timeline_text(run, max_width=TIMELINE_COLUMNS)
 
 
@@ -378,10 +419,15 @@ def run_pipeline(args) -> int:
             _print_json(run.to_dict())
             return 0
         print(_timeline(run))
-        print(f"makespan {run.makespan} (lower bounds: {run.lower_bounds}), ideal {run.ideal}")
         print(
-            "peak micro-batches in flight per device: "
-            + ", ".join(str(x) for x in run.summary()["peak_in_flight"])
+            _("makespan {makespan} (lower bounds: {lower_bounds}), ideal {ideal}").format(
+                makespan=run.makespan, lower_bounds=run.lower_bounds, ideal=run.ideal
+            )
+        )
+        print(
+            _("peak micro-batches in flight per device: {peaks}").format(
+                peaks=", ".join(str(x) for x in run.summary()["peak_in_flight"])
+            )
         )
         return 0
     _default_durations(args)
@@ -393,10 +439,22 @@ def run_pipeline(args) -> int:
             _print_json({"schedules": [r.summary() for r in runs]})
             return 0
         print(
-            f"p={args.p} m={args.m}; T_F={args.tf} T_B={args.tb} T_W={args.tw} comm={args.comm} "
-            f"(interleaved: v={args.v or 2})"
+            _("p={p} m={m}; T_F={tf} T_B={tb} T_W={tw} comm={comm} (interleaved: v={v})").format(
+                p=args.p,
+                m=args.m,
+                tf=args.tf,
+                tb=args.tb,
+                tw=args.tw,
+                comm=args.comm,
+                v=args.v or 2,
+            )
         )
-        print(f"{'schedule':<12}{'makespan':>9}{'bubble':>8}{'peak in flight per device':>28}")
+        print(
+            ljust(_("schedule"), 12)
+            + rjust(_("makespan"), 9)
+            + rjust(_("bubble"), 8)
+            + rjust(_("peak in flight per device"), 28)
+        )
         for r in runs:
             peaks = " ".join(str(x) for x in r.summary()["peak_in_flight"])
             print(f"{r.name:<12}{r.makespan:>9}{r.bubble_fraction:>8.1%}   {peaks}")
@@ -419,26 +477,38 @@ def run_pipeline(args) -> int:
         _print_json(run.to_dict())
         return 0
     print(_timeline(run))
-    print(f"makespan {run.makespan} (lower bounds: {run.lower_bounds}), ideal {run.ideal}")
     print(
-        f"bubble {run.bubble_fraction:.1%} of p x makespan; bubble / ideal = "
-        f"{run.bubble_over_ideal:.3f}"
+        _("makespan {makespan} (lower bounds: {lower_bounds}), ideal {ideal}").format(
+            makespan=run.makespan, lower_bounds=run.lower_bounds, ideal=run.ideal
+        )
     )
     print(
-        "peak micro-batches in flight per device: "
-        + ", ".join(str(x) for x in run.summary()["peak_in_flight"])
+        _(
+            "bubble {bubble_fraction:.1%} of p x makespan; bubble / ideal = {bubble_over_ideal:.3f}"
+        ).format(bubble_fraction=run.bubble_fraction, bubble_over_ideal=run.bubble_over_ideal)
+    )
+    print(
+        _("peak micro-batches in flight per device: {peaks}").format(
+            peaks=", ".join(str(x) for x in run.summary()["peak_in_flight"])
+        )
     )
     if run.pg.split:
-        print("kept until W per device: " + ", ".join(str(x) for x in run.summary()["peak_held"]))
+        print(
+            _("kept until W per device: {held}").format(
+                held=", ".join(str(x) for x in run.summary()["peak_held"])
+            )
+        )
     ours = max(run.idle(d) for d in range(run.p))
     theirs = deepseek_bubble(run.name, run.p, run.timing) if run.pg.calls else None
     if theirs is not None:
         print(
-            f"most idle device: {ours} time units; DeepSeek-V3's (PP/2 - 1)(F&B + B - 3W) = "
-            f"{_fraction(theirs)}"
+            _(
+                "most idle device: {ours} time units; DeepSeek-V3's (PP/2 - 1)(F&B + B "
+                "- 3W) = {fraction}"
+            ).format(ours=ours, fraction=_fraction(theirs))
         )
     if run.note:
-        print(f"note: {run.note}")
+        print(_("note: {note}").format(note=run.note))
     return 0
 
 
@@ -453,7 +523,7 @@ def _imported(args):
     from ..llm.pipeline_parallel.torch_interchange import import_torch, read_torch_file
 
     if args.compare:
-        raise ScheduleError("--import evaluates one order: it cannot be combined with --compare")
+        raise ScheduleError(_("--import evaluates one order: it cannot be combined with --compare"))
     order = read_torch_file(args.import_file)
     timing = None
     if args.tf is not None or args.tb is not None or args.tw is not None:
@@ -468,11 +538,13 @@ def _check_compare(args) -> None:
     from ..errors import ScheduleError
 
     v = args.v or 2
-    for name, d in (("--tf", args.tf), ("--tb + --tw", args.tb + args.tw)):
+    for name, d in (("--tf", args.tf), ("--tb + --tw", args.tb + args.tw)):  # i18n: as is
         if d % v:
             raise ScheduleError(
-                f"--compare runs the interleaved schedule with v={v}: {name} = {d} must be "
-                f"divisible by {v} (e.g. --tf {v} --tb {v} --tw {v})"
+                _(
+                    "--compare runs the interleaved schedule with v={v}: {name} = {d} must "
+                    "be divisible by {v} (e.g. --tf {v} --tb {v} --tw {v})"
+                ).format(v=v, name=name, d=d)
             )
 
 
@@ -483,8 +555,10 @@ def _degrees(text: str, flag: str) -> list[int]:
         part = part.strip()
         if not part.isdigit() or not 1 <= int(part) <= MAX_GPUS:
             raise ConfigError(
-                f"{flag}: {part!r} is not a degree; give whole numbers 1..{MAX_GPUS:,} separated "
-                f"by commas, e.g. 1,2,4"
+                _(
+                    "{flag}: {part!r} is not a degree; give whole numbers 1..{max_gpus:,} "
+                    "separated by commas, e.g. 1,2,4"
+                ).format(flag=flag, part=part, max_gpus=MAX_GPUS)
             )
         out.append(int(part))
     return out
@@ -542,20 +616,37 @@ def run_plan(args) -> int:
         )
         return 0
     print(
-        f"{model.name} ({model.describe()}) on {cluster.gpus} x {cluster.gpu}, "
-        f"{cluster.gpus_per_node} per node; compute at {args.efficiency:.0%} of peak"
+        _(
+            "{name} ({describe}) on {gpus} x {gpu}, {gpus_per_node} per node; "
+            "compute at {efficiency:.0%} of peak"
+        ).format(
+            name=model.name,
+            describe=model.describe(),
+            gpus=cluster.gpus,
+            gpu=cluster.gpu,
+            gpus_per_node=cluster.gpus_per_node,
+            efficiency=args.efficiency,
+        )
     )
     if not plans:
         kw = {"cp_options": cps, "ep_options": eps, "cp_kind": args.cp_kind}
         if args.all or not plan(model, cluster, efficiency=args.efficiency, all_layouts=True, **kw):
             print(
-                f"no dp x tp x pp split of {cluster.gpus} GPUs matches the model: tp must divide "
-                f"--gpus-per-node ({cluster.gpus_per_node}) and the heads ({model.heads}), pp "
-                f"the layers ({model.layers}), dp the batch ({model.batch}); try a GPU count "
-                "like 8, 64 or 1024"
+                _(
+                    "no dp x tp x pp split of {gpus} GPUs matches the model: tp must "
+                    "divide --gpus-per-node ({gpus_per_node}) and the heads ({heads}), pp "
+                    "the layers ({layers}), dp the batch ({batch}); try a GPU count like "
+                    "8, 64 or 1024"
+                ).format(
+                    gpus=cluster.gpus,
+                    gpus_per_node=cluster.gpus_per_node,
+                    heads=model.heads,
+                    layers=model.layers,
+                    batch=model.batch,
+                )
             )
         else:
-            print("no layout fits in memory (try more GPUs, --all to see why)")
+            print(_("no layout fits in memory (try more GPUs, --all to see why)"))
         return 0
     print(plan_table(plans, tokens, args.limit))
     return 0
@@ -590,12 +681,23 @@ def run_layout(args) -> int:
     cp = f" x cp={lay.cp}" if five else ""
     ep = f", ep={lay.ep}" if lay.ep > 1 else ""
     print(
-        f"dp={lay.dp} x pp={lay.pp} x tp={lay.tp}{cp} = {lay.world_size} GPUs{ep}, "
-        f"{lay.gpus_per_node} per node"
+        _(
+            "dp={dp} x pp={pp} x tp={tp}{cp} = {world_size} GPUs{ep}, {gpus_per_node} per node"
+        ).format(
+            dp=lay.dp,
+            pp=lay.pp,
+            tp=lay.tp,
+            cp=cp,
+            world_size=lay.world_size,
+            ep=ep,
+            gpus_per_node=lay.gpus_per_node,
+        )
     )
     print(lay.text())
-    where = "inside one node" if lay.tensor_groups_in_one_node() else "ACROSS nodes"
-    print(f"tensor-parallel groups are {where}")
+    if lay.tensor_groups_in_one_node():
+        print(_("tensor-parallel groups are inside one node"))
+    else:
+        print(_("tensor-parallel groups are ACROSS nodes"))
     return 0
 
 
@@ -605,7 +707,7 @@ def run_estimate(args) -> int:
     psi = _positive(args.parameters, "--parameters")
     tokens = _positive(args.tokens, "--tokens")
     if args.days is not None and args.utilisation is not None:
-        raise ConfigError("give --days or --utilisation, not both")
+        raise ConfigError(_("give --days or --utilisation, not both"))
     flops = (8 if args.recompute else 6) * psi * tokens
     if args.days is not None:
         u = utilisation_for_days(
@@ -634,6 +736,14 @@ def run_estimate(args) -> int:
         )
         return 0
     c = "8ΨD" if args.recompute else "6ΨD"
-    print(f"C = {c} = {flops:.3e} FLOPs; {args.gpus} x {args.gpu} at {peak / 1e12:.1f} TFLOP/s")
-    print(f"utilisation {u:.1%} ({u * peak / 1e12:.1f} TFLOP/s per GPU) -> {days:.1f} days")
+    print(
+        _("C = {c} = {flops:.3e} FLOPs; {gpus} x {gpu} at {peak:.1f} TFLOP/s").format(
+            c=c, flops=flops, gpus=args.gpus, gpu=args.gpu, peak=peak / 1e12
+        )
+    )
+    print(
+        _("utilisation {u:.1%} ({achieved:.1f} TFLOP/s per GPU) -> {days:.1f} days").format(
+            u=u, achieved=u * peak / 1e12, days=days
+        )
+    )
     return 0

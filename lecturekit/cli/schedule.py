@@ -23,6 +23,7 @@ from ..core.bounds import bounds
 from ..core.list_sched import MORE_PRIORITIES, PRIORITIES, improved_schedule, list_schedule_trace
 from ..core.optimal import DEFAULT_ENGINE, ENGINES, optimal_search
 from ..errors import LectureKitError
+from ..language import _
 from ..target.deps import analyze, instruction_label
 from .common import add_block_arguments, format_table, load_block, print_json
 
@@ -30,9 +31,11 @@ from .common import add_block_arguments, format_table, load_block, print_json
 def register(sub) -> None:
     p = sub.add_parser(
         "schedule",
-        help="list scheduling or exhaustive optimal scheduling of a block",
-        description="Schedule a block: list scheduling with a priority (the lecture's "
-        "heuristics) or branch and bound to the proven optimum.",
+        help=_("list scheduling or exhaustive optimal scheduling of a block"),
+        description=_(
+            "Schedule a block: list scheduling with a priority (the lecture's "
+            "heuristics) or branch and bound to the proven optimum."
+        ),
     )
     add_block_arguments(p)
     p.add_argument(
@@ -40,69 +43,90 @@ def register(sub) -> None:
         "-a",
         choices=["list", "improved", "optimal"],
         default="list",
-        help="list scheduling, the improved heuristic (best of several list schedules, "
-        "forward-backward improvement, pilot method) or the exhaustive optimal search "
-        "(default: list)",
+        help=_(
+            "list scheduling, the improved heuristic (best of several list schedules, "
+            "forward-backward improvement, pilot method) or the exhaustive optimal search "
+            "(default: list)"
+        ),
     )
     p.add_argument(
         "--priority",
         "-p",
         default="height",
         metavar="NAME",
-        help=f"list-scheduling priority: the lecture's {', '.join(PRIORITIES)}, or beyond "
-        f"the lecture {', '.join(MORE_PRIORITIES)} (default: height)",
+        help=_(
+            "list-scheduling priority: the lecture's {lecture}, or beyond the lecture "
+            "{more} (default: height)"
+        ).format(lecture=", ".join(PRIORITIES), more=", ".join(MORE_PRIORITIES)),
     )
     p.add_argument(
         "--lookahead",
         "-w",
         default="0",
         metavar="W",
-        help="with --algorithm list: hold a ready operation back when it would block a "
-        "higher-priority one whose operands arrive within W cycles (default: 0, the classic "
-        "non-delay list scheduler)",
+        help=_(
+            "with --algorithm list: hold a ready operation back when it would block a "
+            "higher-priority one whose operands arrive within W cycles (default: 0, the classic "
+            "non-delay list scheduler)"
+        ),
     )
     p.add_argument(
         "--engine",
         choices=list(ENGINES),
         default=DEFAULT_ENGINE,
-        help="with --algorithm optimal: the chapter's branch and bound (classic) or the "
-        "OptSched-style search over the same tree (both use history domination) with "
-        "stronger bounds: resource-constrained heads and tails, exact tails of small "
-        "sub-blocks, a flow relaxation at the root, greedy descents and forward-backward "
-        "improvement for the first schedule "
-        f"(default: {DEFAULT_ENGINE}, the stronger; classic is the one chapter 05 teaches)",
+        help=_(
+            "with --algorithm optimal: the chapter's branch and bound (classic) or "
+            "the OptSched-style search over the same tree (both use history "
+            "domination) with stronger bounds: resource-constrained heads and "
+            "tails, exact tails of small sub-blocks, a flow relaxation at the "
+            "root, greedy descents and forward-backward improvement for the first "
+            "schedule (default: {default_engine}, the stronger; classic is the one "
+            "chapter 05 teaches)"
+        ).format(default_engine=DEFAULT_ENGINE),
     )
     p.add_argument(
         "--time-limit",
         "-t",
         default="10",
         metavar="S",
-        help="seconds the optimal search may take before returning its best (default: 10)",
+        help=_("seconds the optimal search may take before returning its best (default: 10)"),
     )
     p.add_argument(
         "--trace",
         action="store_true",
-        help="with --algorithm list or improved: print the ready list and the choice of "
-        "every cycle (default: off)",
+        help=_(
+            "with --algorithm list or improved: print the ready list and the choice of "
+            "every cycle (default: off)"
+        ),
     )
     p.set_defaults(func=run)
 
 
 def _time_limit(text: str) -> float:
     if len(text) > 40:
-        raise LectureKitError(f"--time-limit takes a number of seconds, got {text[:40]!r}...")
+        raise LectureKitError(
+            _("--time-limit takes a number of seconds, got {text!r}...").format(text=text[:40])
+        )
     try:
         value = float(text)
     except ValueError:
-        raise LectureKitError(f"--time-limit takes a number of seconds, got {text!r}") from None
+        raise LectureKitError(
+            _("--time-limit takes a number of seconds, got {text!r}").format(text=text)
+        ) from None
     if not math.isfinite(value) or value < 0:
-        raise LectureKitError(f"--time-limit must be a non-negative number of seconds, got {text}")
+        raise LectureKitError(
+            _("--time-limit must be a non-negative number of seconds, got {text}").format(text=text)
+        )
     return value
 
 
 def _lookahead(text: str) -> int:
     if len(text) > 40 or not text.strip().isdigit():
-        raise LectureKitError(f"--lookahead takes a whole number of cycles >= 0, got {text[:40]!r}")
+        raise LectureKitError(
+            _("--lookahead takes a whole number of cycles >= 0, got {text!r}").format(
+                text=text[:40]
+            )
+        )
     return int(text)
 
 
@@ -110,7 +134,9 @@ def run(args) -> int:
     every = {**PRIORITIES, **MORE_PRIORITIES}
     if args.priority not in every:
         raise LectureKitError(
-            f"unknown priority {args.priority!r}; choose one of {', '.join(every)}"
+            _("unknown priority {priority!r}; choose one of {join}").format(
+                priority=args.priority, join=", ".join(every)
+            )
         )
     limit = _time_limit(args.time_limit)
     lookahead = _lookahead(args.lookahead)
@@ -165,54 +191,72 @@ def run(args) -> int:
             data["schedule"]["engine"] = args.engine
         print_json(data)
         return 0
-    print(f"machine: {machine.name} ({machine.description})")
+    print(
+        _("machine: {name} ({description})").format(
+            name=machine.name, description=_(machine.description)
+        )
+    )
     if args.algorithm == "list":
-        how = every[args.priority].heuristic
-        ahead = f", lookahead {lookahead} cycle(s)" if lookahead else ""
-        print(f"algorithm: list scheduling, priority {args.priority}{ahead}: {how}")
+        how = _(every[args.priority].heuristic)
+        ahead = (
+            _(", lookahead {lookahead} cycle(s)").format(lookahead=lookahead) if lookahead else ""
+        )
+        print(
+            _("algorithm: list scheduling, priority {priority}{ahead}: {how}").format(
+                priority=args.priority, ahead=ahead, how=how
+            )
+        )
     elif args.algorithm == "improved":
         tried = ", ".join(f"{k} {v}" for k, v in sched.info["candidates"].items())
         print(
-            "algorithm: improved heuristic (best of several list schedules, forward-backward "
-            f"improvement, pilot method); won by {sched.info['from']}"
+            _(
+                "algorithm: improved heuristic (best of several list schedules, "
+                "forward-backward improvement, pilot method); won by {info}"
+            ).format(info=_(sched.info["from"]))
         )
-        print(f"candidates (cycles): {tried}")
+        print(_("candidates (cycles): {tried}").format(tried=tried))
     else:
         how = (
-            "OptSched-style: history domination, resource-constrained heads and tails"
+            _("OptSched-style: history domination, resource-constrained heads and tails")
             if args.engine == "optsched"
-            else "branch and bound over instruction orders"
+            else _("branch and bound over instruction orders")
         )
-        print(f"algorithm: exhaustive optimal search ({how})")
+        print(_("algorithm: exhaustive optimal search ({how})").format(how=how))
     if "delay_slot" in sched.info:
         print(sched.info["delay_slot"])
     if args.trace and steps:
         print()
         for step in steps:
             ready = ", ".join(f"{instruction_label(i)}:{_num(v)}" for i, v in step.ready)
-            print(f"  ready [{ready}]  {step.message}")
+            print(_("  ready [{ready}]  {message}").format(ready=ready, message=step.message))
     print()
     rows = [
         [instruction_label(k), program[k].text, sched.start[k], sched.finish[k]]
         for k in sched.order
     ]
-    print(format_table(["instr", "text", "issue", "finish"], rows))
+    print(format_table([_("instr"), _("text"), _("issue"), _("finish")], rows))
     print()
-    print("lower bounds: " + ", ".join(f"{k} {v}" for k, v in named.items()))
+    print(
+        _("lower bounds: {bounds}").format(bounds=", ".join(f"{k} {v}" for k, v in named.items()))
+    )
     stopped = args.algorithm == "optimal" and sched.info.get("timed_out")
     if sched.length <= bound:  # meeting a lower bound proves it, searched or not
-        status = "proven optimal" + (" by the lower bound" if stopped else "")
+        status = _("proven optimal by the lower bound") if stopped else _("proven optimal")
     elif args.algorithm != "optimal":
-        status = "not proven optimal"
+        status = _("not proven optimal")
     elif stopped:
-        status = (
-            f"best found, not proven optimal: search stopped at the time limit ({limit:g} s) "
-            "or the size limit"
-        )
+        status = _(
+            "best found, not proven optimal: search stopped at the time limit "
+            "({limit:g} s) or the size limit"
+        ).format(limit=limit)
     else:
-        status = "proven optimal by the search"
-    extra = f"; {nodes} search nodes" if args.algorithm == "optimal" else ""
-    print(f"{sched.length} cycles (lower bound {bound}; {status}{extra})")
+        status = _("proven optimal by the search")
+    extra = _("; {nodes} search nodes").format(nodes=nodes) if args.algorithm == "optimal" else ""
+    print(
+        _("{length} cycles (lower bound {bound}; {status}{extra})").format(
+            length=sched.length, bound=bound, status=status, extra=extra
+        )
+    )
     return 0
 
 

@@ -17,6 +17,7 @@ import argparse
 from .. import validate
 from ..asm import parse
 from ..errors import LectureKitError
+from ..language import _
 from ..loops.model import analyze_loop
 from ..loops.unroll import compare_unrolling, program_order_cycles, unroll
 from ..target.machine import get_machine
@@ -28,8 +29,10 @@ def add_loop_arguments(p) -> None:
     p.add_argument(
         "--may-alias",
         action="store_true",
-        help="assume accesses through different base registers may overlap (default: each "
-        "base register points into its own array)",
+        help=_(
+            "assume accesses through different base registers may overlap (default: each "
+            "base register points into its own array)"
+        ),
     )
 
 
@@ -47,9 +50,11 @@ def load_loop(args):
 def register(sub) -> None:
     p = sub.add_parser(
         "unroll",
-        help="unroll a loop k times with register renaming, schedule it, cycles per iteration",
-        description="Unroll a loop (a label and a backward branch to it) k times with register "
-        "renaming, schedule the unrolled body and measure cycles per original iteration.",
+        help=_("unroll a loop k times with register renaming, schedule it, cycles per iteration"),
+        description=_(
+            "Unroll a loop (a label and a backward branch to it) k times with register "
+            "renaming, schedule the unrolled body and measure cycles per original iteration."
+        ),
     )
     add_loop_arguments(p)
     p.add_argument(
@@ -57,27 +62,30 @@ def register(sub) -> None:
         type=validate.cli_int(),
         default=2,
         metavar="N",
-        help="unroll factor, 1..64 (default: 2)",
+        help=_("unroll factor, 1..64 (default: 2)"),
     )
     p.add_argument(
         "--scheduler",
         choices=["auto", "list", "optimal"],
         default="auto",
-        help="list scheduling, exhaustive optimal, or auto: optimal for small bodies "
-        "(default auto)",
+        help=_(
+            "list scheduling, exhaustive optimal, or auto: optimal for small bodies (default auto)"
+        ),
     )
     p.add_argument(
         "--compare",
         action="store_true",
-        help="also print the table for k = 1, 2, 4, 8 (default: off)",
+        help=_("also print the table for k = 1, 2, 4, 8 (default: off)"),
     )
     p.add_argument(
         "--move-induction",
         action=argparse.BooleanOptionalAction,
         default=True,
-        help="let the induction update move above the loads and stores that use it, rewriting "
-        "their offsets (kept when faster; the notes say what moved) (default: on; "
-        "--no-move-induction keeps every update after the accesses, the lecture's slide form)",
+        help=_(
+            "let the induction update move above the loads and stores that use it, rewriting "
+            "their offsets (kept when faster; the notes say what moved) (default: on; "
+            "--no-move-induction keeps every update after the accesses, the lecture's slide form)"
+        ),
     )
     p.set_defaults(func=run)
 
@@ -85,9 +93,9 @@ def register(sub) -> None:
 def run(args) -> int:
     loop = load_loop(args)
     if args.k < 1:
-        raise LectureKitError(f"-k must be a positive integer, got {args.k}")
+        raise LectureKitError(_("-k must be a positive integer, got {k}").format(k=args.k))
     if args.k > 64:
-        raise LectureKitError(f"-k {args.k} is too large (at most 64)")
+        raise LectureKitError(_("-k {k} is too large (at most 64)").format(k=args.k))
     opts = {
         "restrict": loop.restrict,
         "scheduler": args.scheduler,
@@ -112,27 +120,55 @@ def run(args) -> int:
             data["compare"] = rows
         print_json(data)
         return 0
-    print(f"machine: {loop.machine.name} ({loop.machine.description})")
-    print(f"unrolled {u.k}x, scheduled with {u.scheduler} scheduling:")
+    print(
+        _("machine: {name} ({description})").format(
+            name=loop.machine.name, description=_(loop.machine.description)
+        )
+    )
+    print(
+        _("unrolled {k}x, scheduled with {scheduler} scheduling:").format(
+            k=u.k, scheduler=u.scheduler
+        )
+    )
     print()
     print(u.code.rstrip())
     print()
     print(
-        f"{len(u.loop)} instructions per pass; {u.cycles_per_pass:g} cycles per pass in the "
-        f"steady state = {u.cycles_per_iteration:.2f} cycles per original iteration"
+        _(
+            "{n} instructions per pass; {cycles_per_pass:g} cycles per pass "
+            "in the steady state = {cycles_per_iteration:.2f} cycles per original "
+            "iteration"
+        ).format(
+            n=len(u.loop),
+            cycles_per_pass=u.cycles_per_pass,
+            cycles_per_iteration=u.cycles_per_iteration,
+        )
     )
     print(
-        f"original loop: {written:g} cycles per iteration as written, "
-        f"{base.cycles_per_iteration:g} scheduled"
+        _(
+            "original loop: {written:g} cycles per iteration as written, "
+            "{cycles_per_iteration:g} scheduled"
+        ).format(written=written, cycles_per_iteration=base.cycles_per_iteration)
     )
-    print(f"registers in the unrolled body: {u.registers}; code size: {u.code_size} instructions")
+    print(
+        _(
+            "registers in the unrolled body: {registers}; code size: {code_size} instructions"
+        ).format(registers=u.registers, code_size=u.code_size)
+    )
     for note in u.notes:
-        print(f"note: {note}")
+        print(_("note: {note}").format(note=note))
     if rows is not None:
         print()
         print(
             format_table(
-                ["k", "instructions", "cycles/pass", "cycles/iteration", "registers", "code size"],
+                [
+                    "k",
+                    _("instructions"),
+                    _("cycles/pass"),
+                    _("cycles/iteration"),
+                    _("registers"),
+                    _("code size"),
+                ],
                 [
                     [
                         r["k"],

@@ -51,7 +51,7 @@ def __getattr__(name: str):
         return value
     if name in _LAZY_MODULES:
         return import_module(f".{name}", __name__)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")  # i18n: as is (Python's)
 
 
 def __dir__() -> list[str]:

@@ -48,6 +48,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Mapping
 
+from ..language import _
 from .graph import Graph
 
 #: the resource name used for issue slots in ``busy`` maps (cannot clash with a unit name)
@@ -63,7 +64,9 @@ def as_graph(obj) -> Graph:
         return inner
     from ..errors import ScheduleError
 
-    raise ScheduleError(f"expected a dependence graph or a core Graph, got {type(obj).__name__}")
+    raise ScheduleError(
+        _("expected a dependence graph or a core Graph, got {name}").format(name=type(obj).__name__)
+    )
 
 
 def one_iteration(graph: Graph) -> Graph:

@@ -27,7 +27,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..errors import DeadlockError, ScheduleError
-from .graph import Edge, Graph, Reservation
+from ..language import _
+from .graph import Edge, Graph, Reservation, describe_dependence
 from .schedule import Schedule
 
 #: extra edges a machine's rules add for one stream's issue order: f(graph, order) -> edges
@@ -50,12 +51,13 @@ class Wait:
 
     def describe(self, graph: Graph) -> str:
         if self.cycles == 0:
-            return "no stall"
+            return _("no stall")
         if self.cause == "unit":
-            return f"{self.cycles} stall(s): unit {self.on} busy"
+            return _("{cycles} stall(s): unit {on} busy").format(cycles=self.cycles, on=self.on)
         who = graph.label(self.waits_for) if self.waits_for is not None else "?"
-        via = f" on {self.on}" if self.on else ""
-        return f"{self.cycles} stall(s): {self.cause}{via}, waits for {who}"
+        return _("{cycles} stall(s): {dependence}, waits for {who}").format(
+            cycles=self.cycles, dependence=describe_dependence(self.cause, self.on), who=who
+        )
 
 
 def _normalise(graph: Graph, order) -> dict[str, list[int]]:
@@ -64,22 +66,28 @@ def _normalise(graph: Graph, order) -> dict[str, list[int]]:
     elif isinstance(order, Sequence) and not isinstance(order, str):
         streams = {"main": list(order)}
     else:
-        raise ScheduleError(f"an order is a list of operation indices, got {type(order).__name__}")
+        raise ScheduleError(
+            _("an order is a list of operation indices, got {name}").format(
+                name=type(order).__name__
+            )
+        )
     seen: Counter = Counter()
     n = len(graph.ops)
     for name, ops in streams.items():
         for i in ops:
             if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < n:
                 raise ScheduleError(
-                    f"order {name!r} names {i!r}, which is not an operation index 0..{n - 1}"
+                    _(
+                        "order {name!r} names {i!r}, which is not an operation index 0..{last}"
+                    ).format(name=name, i=i, last=n - 1)
                 )
             seen[i] += 1
     twice = [graph.label(i) for i, c in seen.items() if c > 1]
     if twice:
-        raise ScheduleError(f"the order lists {', '.join(twice)} more than once")
+        raise ScheduleError(_("the order lists {ops} more than once").format(ops=", ".join(twice)))
     missing = [graph.label(i) for i in range(n) if i not in seen]
     if missing:
-        raise ScheduleError(f"the order leaves out {', '.join(missing)}")
+        raise ScheduleError(_("the order leaves out {ops}").format(ops=", ".join(missing)))
     return streams
 
 
@@ -122,7 +130,7 @@ def evaluate(
     """
     streams = _normalise(graph, order)
     if unit_choice is not None and len(streams) != 1:
-        raise ScheduleError("unit_choice needs a single order (one stream)")
+        raise ScheduleError(_("unit_choice needs a single order (one stream)"))
     if order_edges is not None:
         graph = with_order_edges(graph, streams, order_edges)
     if len(streams) == 1:
@@ -130,10 +138,12 @@ def evaluate(
         pos = {op: k for k, op in enumerate(only)}
         for e in graph.intra_edges():
             if pos[e.dst] < pos[e.src]:
-                via = f" on {e.on}" if e.on else ""
                 raise ScheduleError(
-                    f"the order puts {graph.label(e.dst)} before {graph.label(e.src)}, but it "
-                    f"depends on it ({e.kind}{via})"
+                    _(
+                        "the order puts {dst} before {src}, but it depends on it ({dependence})"
+                    ).format(
+                        dst=graph.label(e.dst), src=graph.label(e.src), dependence=e.describe()
+                    )
                 )
     preds = graph._adjacency()[0]  # edges into each operation (read only)
     if unit_choice is None and _each_unit_one_stream(graph, streams):
@@ -441,5 +451,9 @@ def _deadlock_message(graph, streams, heads, start, preds) -> str:
             continue
         i = ops[heads[s]]
         missing = [graph.label(e.src) for e in preds[i] if not e.distance and e.src not in start]
-        parts.append(f"{s} is stuck at {graph.label(i)}, waiting for {', '.join(missing)}")
-    return "deadlock: no stream can make progress: " + "; ".join(parts)
+        parts.append(
+            _("{stream} is stuck at {op}, waiting for {ops}").format(
+                stream=s, op=graph.label(i), ops=", ".join(missing)
+            )
+        )
+    return _("deadlock: no stream can make progress: {parts}").format(parts="; ".join(parts))

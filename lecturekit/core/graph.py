@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..language import _
+
 if TYPE_CHECKING:  # networkx loads only in to_networkx and where a cycle must be named
     import networkx as nx
 
@@ -55,6 +57,16 @@ class Edge:
     on: str = ""
     distance: int = 0
 
+    def describe(self) -> str:
+        """``RAW on r1`` (the kind, and what the dependence is through), in the language spoken."""
+        return describe_dependence(self.kind, self.on)
+
+
+def describe_dependence(kind: str, on: str = "") -> str:
+    """``RAW on r1``: a dependence's kind and what it is through (just the kind without one;
+    ``on`` is data, a register or a name marked N_ where it was made: "branch", "delay slot")."""
+    return _("{kind} on {on}").format(kind=kind, on=_(on)) if on else kind
+
 
 @dataclass
 class Graph:
@@ -77,26 +89,39 @@ class Graph:
         n = len(self.ops)
         for e in self.edges:
             if not (0 <= e.src < n and 0 <= e.dst < n):
-                raise ScheduleError(f"edge {e.src}->{e.dst} names an operation that does not exist")
+                raise ScheduleError(
+                    _("edge {src}->{dst} names an operation that does not exist").format(
+                        src=e.src, dst=e.dst
+                    )
+                )
             if e.distance < 0:
                 raise ScheduleError(
-                    f"edge {self.label(e.src)}->{self.label(e.dst)}: negative distance"
+                    _("edge {src}->{dst}: negative distance").format(
+                        src=self.label(e.src), dst=self.label(e.dst)
+                    )
                 )
         for i, op in enumerate(self.ops):
             for r in op.reservations:
                 if r.unit not in self.units:
                     raise ScheduleError(
-                        f"operation {op.name} (index {i}) uses unit {r.unit!r}, which has no "
-                        "capacity; "
-                        f"units: {sorted(self.units)}"
+                        _(
+                            "operation {name} (index {i}) uses unit {unit!r}, which has no "
+                            "capacity; units: {units}"
+                        ).format(name=op.name, i=i, unit=r.unit, units=sorted(self.units))
                     )
         for unit, count in self.units.items():
             if not isinstance(count, int) or count < 1:
                 raise ScheduleError(
-                    f"unit {unit!r} must have a capacity of at least 1, got {count!r}"
+                    _("unit {unit!r} must have a capacity of at least 1, got {count!r}").format(
+                        unit=unit, count=count
+                    )
                 )
         if self.issue_width is not None and self.issue_width < 1:
-            raise ScheduleError(f"issue width must be at least 1, got {self.issue_width}")
+            raise ScheduleError(
+                _("issue width must be at least 1, got {issue_width}").format(
+                    issue_width=self.issue_width
+                )
+            )
 
     def __len__(self) -> int:
         return len(self.ops)
@@ -156,7 +181,7 @@ class Graph:
                 g.add_edge(e.src, e.dst, latency=e.latency, edges=[e])
         if reduce:
             if not nx.is_directed_acyclic_graph(g):
-                raise ScheduleError("the dependence graph has a cycle, so it has no reduction")
+                raise ScheduleError(_("the dependence graph has a cycle, so it has no reduction"))
             red = nx.transitive_reduction(g)
             red.add_nodes_from(g.nodes(data=True))
             red.add_edges_from((u, v, g.edges[u, v]) for u, v in red.edges)
@@ -166,7 +191,7 @@ class Graph:
     def check_acyclic(self) -> None:
         n = len(self.ops)
         indeg = [0] * n
-        succs: list[list[int]] = [[] for _ in range(n)]
+        succs: list[list[int]] = [[] for _unused in range(n)]
         for e in self.edges:
             if e.distance == 0:
                 succs[e.src].append(e.dst)
@@ -189,8 +214,10 @@ class Graph:
             cycle = nx.find_cycle(g)
         except nx.NetworkXNoCycle:
             return
-        names = " -> ".join(self.label(u) for u, _ in cycle) + f" -> {self.label(cycle[0][0])}"
-        raise ScheduleError(f"dependences form a cycle: {names}")
+        names = (
+            " -> ".join(self.label(u) for u, _unused in cycle) + f" -> {self.label(cycle[0][0])}"
+        )
+        raise ScheduleError(_("dependences form a cycle: {names}").format(names=names))
 
     def topological_order(self) -> list[int]:
         """A topological order, smallest index first among the ready ones (program order)."""
@@ -211,7 +238,7 @@ class Graph:
                         heapq.heappush(ready, e.dst)
         if len(order) < len(self.ops):
             self.check_acyclic()  # names the cycle
-            raise ScheduleError("the dependences (distance 0) form a cycle")
+            raise ScheduleError(_("the dependences (distance 0) form a cycle"))
         return order
 
     def finish_of(self, i: int, start: int) -> int:

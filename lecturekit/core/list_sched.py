@@ -71,6 +71,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import ScheduleError
+from ..language import N_, _
 from .bounds import as_graph, lower_bound, one_iteration
 from .graph import Graph
 from .pressure import RegisterBudget
@@ -126,6 +127,12 @@ class ListStep:
     message: str
     start: dict[int, int] = field(default_factory=dict)
     ready_at: dict[int, int] = field(default_factory=dict)
+    #: the cycle in one sentence without its number (``message`` says "cycle N: " first, in the
+    #: language spoken: a table with a cycle column shows this, it does not cut the message)
+    happened: str = ""
+    #: the operations lookahead held back in this cycle: ``op -> (the higher-priority operation
+    #: it would block, the cycle that one is ready)``, what the reason says in words
+    held: dict[int, tuple[int, int]] = field(default_factory=dict)
 
     def states(self, n: int, *, after: bool = True) -> dict[int, str]:
         """``index -> 'scheduled' | 'ready' | 'waiting'`` for drawing the graph at this step
@@ -142,12 +149,20 @@ def _check_schedulable(g: Graph) -> None:
     for i, op in enumerate(g.ops):
         for r in op.reservations:
             if r.cycles < 1:
-                raise ScheduleError(f"{g.label(i)} reserves unit {r.unit} for {r.cycles} cycles")
+                raise ScheduleError(
+                    _("{op} reserves unit {unit} for {cycles} cycles").format(
+                        op=g.label(i), unit=r.unit, cycles=r.cycles
+                    )
+                )
 
 
 def _check_lookahead(lookahead) -> int:
     if isinstance(lookahead, bool) or not isinstance(lookahead, int) or lookahead < 0:
-        raise ScheduleError(f"lookahead is a whole number of cycles >= 0, got {lookahead!r}")
+        raise ScheduleError(
+            _("lookahead is a whole number of cycles >= 0, got {lookahead!r}").format(
+                lookahead=lookahead
+            )
+        )
     return lookahead
 
 
@@ -155,6 +170,9 @@ def _check_lookahead(lookahead) -> int:
 #: than linearly (about 2 s at 1,000 operations, 10 s at 2,000), so larger blocks are refused
 #: up front rather than left running
 MAX_OPS = 1000
+
+#: how a reason says lookahead held an operation back (``ListStep.held`` says it for code)
+HELD_BACK = N_("held back")
 
 
 def list_schedule_trace(
@@ -198,13 +216,17 @@ def list_schedule_trace(
         sched, steps = list_schedule_trace(slot.block, priority, lookahead=lookahead, record=record)
         sched.info["delay_slot"] = slot.message
         if steps:
-            steps[0].message = f"{slot.message}. {steps[0].message}"
+            steps[0].message = _("{delay_slot}. {message}").format(
+                delay_slot=slot.message, message=steps[0].message
+            )
         return sched, steps
     g = as_graph(graph)
     if len(g.ops) > MAX_OPS:
         raise ScheduleError(
-            f"list scheduling handles at most {MAX_OPS:,} operations; this block has "
-            f"{len(g.ops):,} (split it, or time the order as written with `simulate`)"
+            _(
+                "list scheduling handles at most {max_ops:,} operations; this block "
+                "has {n_ops:,} (split it, or time the order as written with `simulate`)"
+            ).format(max_ops=MAX_OPS, n_ops=len(g.ops))
         )
     _check_schedulable(g)
     name, prio, how = resolve_priority(g, priority) if values is None else values
@@ -224,7 +246,7 @@ def list_schedule_trace(
         + 1
         + lookahead * n
         + sum(
-            max([lat for _, lat in preds[j]], default=0)
+            max([lat for _unused, lat in preds[j]], default=0)
             + max((r.offset + r.cycles for r in g.ops[j].reservations), default=1)
             for j in range(n)
         )
@@ -287,10 +309,11 @@ def list_schedule_trace(
         if window is not None:
             window.begin(t)
         if t > horizon:  # cannot happen for a valid graph; a guard against hanging
-            raise ScheduleError(f"list scheduling made no progress by cycle {t}")
+            raise ScheduleError(_("list scheduling made no progress by cycle {t}").format(t=t))
         scheduled_before = list(picked)
         chosen: list[int] = []
         reasons: dict[int, str] = {}
+        held: dict[int, tuple[int, int]] = {}
         seen_ready: dict[int, float] = {}
         blocked: set[int] = set()
         while True:
@@ -310,12 +333,14 @@ def list_schedule_trace(
             choice = None
             for j in candidates:
                 if g.issue_width is not None and width_used[t] >= g.issue_width:
-                    reasons[j] = f"issue width {g.issue_width} used up"
+                    reasons[j] = _("issue width {issue_width} used up").format(
+                        issue_width=g.issue_width
+                    )
                     blocked.add(j)
                     continue
                 unit = busy_unit(j, t)
                 if unit is not None:
-                    reasons[j] = f"unit {unit} busy"
+                    reasons[j] = _("unit {unit} busy").format(unit=unit)
                     blocked.add(j)
                     continue
                 if registers is not None and not registers.fits(j):
@@ -330,10 +355,12 @@ def list_schedule_trace(
                 urgent = blocks_urgent(j, t)
                 if urgent is not None:
                     k, at = urgent
-                    reasons[j] = (
-                        f"held back: would block {g.label(k)} ({how.says(_fmt(prio[k]))}), "
-                        f"ready in cycle {at}"
+                    reasons[j] = _(
+                        "{held_back}: would block {op} ({says}), ready in cycle {at}"
+                    ).format(
+                        held_back=_(HELD_BACK), op=g.label(k), says=how.says(_fmt(prio[k])), at=at
                     )
+                    held[j] = (k, at)
                     blocked.add(j)
                     continue
                 choice = j
@@ -344,16 +371,18 @@ def list_schedule_trace(
             ties = [j for j in others if prio[j] == prio[choice]]
             value = _fmt(prio[choice])
             if not others and len(ready) == 1:
-                why = "the only ready operation"
+                why = _("the only ready operation")
             elif not others:
-                why = f"the only ready operation that fits ({how.says(value)})"
+                why = _("the only ready operation that fits ({says})").format(says=how.says(value))
             elif ties:
                 tied = ", ".join(g.label(j) for j in ties)
-                why = f"{how.says(value)}, tie with {tied} broken by original order"
+                why = _("{says}, tie with {tied} broken by original order").format(
+                    says=how.says(value), tied=tied
+                )
             elif chosen:
-                why = f"next best: {how.says(value)}"
+                why = _("next best: {says}").format(says=how.says(value))
             elif any(prio[j] > prio[choice] for j in blocked):
-                why = f"best that fits: {how.says(value)}"
+                why = _("best that fits: {says}").format(says=how.says(value))
             else:
                 why = how.best(value)
             reasons[choice] = why
@@ -364,7 +393,7 @@ def list_schedule_trace(
             if window is not None:
                 window.started(choice, t, t + g.ops[choice].tail)
             picked.append(choice)
-            reasons_for[choice] = f"cycle {t}: {why}"
+            reasons_for[choice] = _("cycle {cycle}: {why}").format(cycle=t, why=why)
             width_used[t] += 1
             for r in g.ops[choice].reservations:
                 for c in range(t + r.offset, t + r.offset + r.cycles):
@@ -378,25 +407,35 @@ def list_schedule_trace(
             ready_list = sorted(seen_ready.items(), key=lambda item: key(item[0]))
             for j in seen_ready:
                 if j not in start and j not in reasons:
-                    reasons[j] = f"issue width {g.issue_width} used up"
-            if chosen:
-                message = f"cycle {t}: issue " + ", ".join(
-                    f"{g.label(j)} ({reasons[j]})" for j in chosen
+                    reasons[j] = _("issue width {issue_width} used up").format(
+                        issue_width=g.issue_width
+                    )
+
+            def said(ops, reasons=reasons) -> str:
+                return ", ".join(
+                    _("{op} ({why})").format(op=g.label(j), why=reasons[j]) for j in ops
                 )
-                left = [j for j, _ in ready_list if j not in chosen]
+
+            if chosen:
+                happened = _("issue {ops}").format(ops=said(chosen))
+                left = [j for j, _prio in ready_list if j not in chosen]
                 if left:
-                    message += "; not issued: " + ", ".join(
-                        f"{g.label(j)} ({reasons[j]})" for j in left
+                    happened = _("{message}; not issued: {ops}").format(
+                        message=happened, ops=said(left)
                     )
             elif ready_list:
-                message = f"cycle {t}: stall: ready but blocked: " + ", ".join(
-                    f"{g.label(j)} ({reasons[j]})" for j, _ in ready_list
+                happened = _("stall: ready but blocked: {ops}").format(
+                    ops=said(j for j, _prio in ready_list)
                 )
+            elif waiting:
+                waits = "; ".join(
+                    _("{op} waits until cycle {at}").format(op=g.label(j), at=at)
+                    for j, at in waiting
+                )
+                happened = _("nothing ready: stall ({waits})").format(waits=waits)
             else:
-                parts = [f"{g.label(j)} waits until cycle {at}" for j, at in waiting]
-                message = f"cycle {t}: nothing ready: stall" + (
-                    " (" + "; ".join(parts) + ")" if parts else ""
-                )
+                happened = _("nothing ready: stall")
+            message = _("cycle {cycle}: {why}").format(cycle=t, why=happened)
             steps.append(
                 ListStep(
                     cycle=t,
@@ -406,8 +445,10 @@ def list_schedule_trace(
                     waiting=waiting,
                     scheduled=scheduled_before,
                     message=message,
+                    happened=happened,
                     start=dict(start),
                     ready_at={j: bound_by_placed(j) for j in range(n)},
+                    held=held,
                 )
             )
         if window is not None:
@@ -478,7 +519,7 @@ def ready_frames(graph, steps: list[ListStep]) -> list[ReadyFrame]:
         if not st.chosen:
             continue
         if not st.ready_at:
-            raise ScheduleError("this trace has no ready cycles (ListStep.ready_at is empty)")
+            raise ScheduleError(_("this trace has no ready cycles (ListStep.ready_at is empty)"))
         new = {j: st.ready_at[j] - base for j in range(n)}
         changed = tuple(j for j in range(n) if new[j] != numbers[j])
         done.extend(st.chosen)
@@ -681,7 +722,9 @@ def improved_schedule(graph, *, trace: bool = False, rounds: int = 4, pilot: boo
     g = as_graph(graph)
     _check_schedulable(g)
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 0:
-        raise ScheduleError(f"rounds is a whole number >= 0, got {rounds!r}")
+        raise ScheduleError(
+            _("rounds is a whole number >= 0, got {rounds!r}").format(rounds=rounds)
+        )
     candidates: dict[str, int] = {}
     best = None
     bound = lower_bound(g) if g.ops else 0
@@ -712,10 +755,10 @@ def improved_schedule(graph, *, trace: bool = False, rounds: int = 4, pilot: boo
             [-t for t in late],
             Priority(
                 "justified",
-                "forward-backward improvement: earliest latest start first",
+                _("forward-backward improvement: earliest latest start first"),
                 lambda _g, v=late: [-t for t in v],
-                lambda v: f"latest start {_fmt(-float(v))}",
-                lambda v: f"earliest latest start {_fmt(-float(v))}",
+                lambda v: _("latest start {start}").format(start=_fmt(-float(v))),
+                lambda v: _("earliest latest start {start}").format(start=_fmt(-float(v))),
             ),
         )
         before = best[1].length
@@ -736,10 +779,10 @@ def improved_schedule(graph, *, trace: bool = False, rounds: int = 4, pilot: boo
             [-pos[j] for j in range(len(g.ops))],
             Priority(
                 "pilot",
-                "pilot method: the choice whose greedy completion is shortest",
+                _("pilot method: the choice whose greedy completion is shortest"),
                 lambda _g, p=pos: [-p[j] for j in range(len(g.ops))],
-                lambda v: f"pilot pick {_fmt(-float(v))}",
-                lambda v: f"earliest pilot pick {_fmt(-float(v))}",
+                lambda v: _("pilot pick {pick}").format(pick=_fmt(-float(v))),
+                lambda v: _("earliest pilot pick {pick}").format(pick=_fmt(-float(v))),
             ),
         )
         sched, steps = list_schedule_trace(g, "pilot", values=values, record=trace)

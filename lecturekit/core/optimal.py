@@ -68,6 +68,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..errors import ScheduleError
+from ..language import _
 from .bounds import (
     ISSUE,
     _topo,
@@ -438,7 +439,7 @@ class _Search:
             if self.best is None or self.maxfin < self.best:
                 self.best = self.maxfin
                 self.best_order = list(self.order)
-                self.event("incumbent", f"new incumbent: {self.best} cycles")
+                self.event("incumbent", _("new incumbent: {best} cycles").format(best=self.best))
                 if self.prune and self.best <= self.root_bound:
                     self.stop = True
             return
@@ -447,9 +448,9 @@ class _Search:
             if self.start[j] < 0 and self.pred_mask[j] & ~self.mask == 0:
                 children.append((self.place_time(j), -self.key[j], j))
         children.sort(key=None if self.greedy else (lambda c: c[2]))
-        times = {j: t for t, _, j in children} if self.strong else None
+        times = {j: t for t, _unused, j in children} if self.strong else None
         k = self.order[-1] if self.order else -1
-        for t, _, j in children:
+        for t, _unused, j in children:
             if siblings is not None and j < k and t == self.start[k] and siblings.get(j) == t:
                 # symmetry: j could already issue in cycle t before k was placed there, so the
                 # prefix "... j k" (both in cycle t) is this very placement; only it is explored
@@ -461,7 +462,7 @@ class _Search:
                 self.stop = True
                 return
             if self.trace and self.nodes % self.trace_every == 0:
-                self.event("progress", f"{self.nodes} nodes explored")
+                self.event("progress", _("{nodes} nodes explored").format(nodes=self.nodes))
             saved = self.apply(j, t)
             if self.strong and self.dominance and self.dominated():  # the cheaper test first
                 self.pruned_dominance += 1
@@ -572,14 +573,22 @@ def _optimal_search(
     g = as_graph(graph)
     g.check_acyclic()
     if engine not in ENGINES:
-        raise ScheduleError(f"engine is 'classic' or 'optsched', got {engine!r}")
+        raise ScheduleError(
+            _("engine is 'classic' or 'optsched', got {engine!r}").format(engine=engine)
+        )
     if child_order not in ("greedy", "program"):
-        raise ScheduleError(f"child_order is 'greedy' or 'program', got {child_order!r}")
+        raise ScheduleError(
+            _("child_order is 'greedy' or 'program', got {child_order!r}").format(
+                child_order=child_order
+            )
+        )
     if time_limit is not None and not (
         isinstance(time_limit, (int, float)) and 0 <= time_limit < float("inf")
     ):
         raise ScheduleError(
-            f"time limit must be a finite number of seconds >= 0 (or None), got {time_limit!r}"
+            _(
+                "time limit must be a finite number of seconds >= 0 (or None), got {time_limit!r}"
+            ).format(time_limit=time_limit)
         )
     n = len(g.ops)
     if n == 0:
@@ -642,7 +651,9 @@ def _optimal_search(
             # then ties among equal tails broken at random (seeded: the same every run), while
             # they take under a tenth of the time limit
             rng = random.Random(n)
-            spread = [[q * 64 + rng.randrange(64) for q in search.key] for _ in range(RANDOM_DIVES)]
+            spread = [
+                [q * 64 + rng.randrange(64) for q in search.key] for _unused in range(RANDOM_DIVES)
+            ]
             for k, key in enumerate((*keys, *spread)):
                 if search.best is not None and (
                     search.best <= search.root_bound
@@ -712,7 +723,7 @@ def _optimal_search(
         rng = random.Random(n + 1)
         t1 = time.perf_counter()
 
-        for _ in range(FBI_STARTS):
+        for _unused in range(FBI_STARTS):
             # forward-backward improvement with the search's own descents: from a random
             # descent, one by the latest starts of the last (right-justified), while no worse
             if (
@@ -751,10 +762,20 @@ def _optimal_search(
             if length < search.best:
                 search.best, search.best_order = length, order
                 initial_length = length
-    search.event("start", f"lower bound {search.root_bound}; list scheduling gives {search.best}")
+    search.event(
+        "start",
+        _("lower bound {root_bound}; list scheduling gives {best}").format(
+            root_bound=search.root_bound, best=search.best
+        ),
+    )
     if n > MAX_DEPTH:  # the depth-first search recurses once per instruction
         search.timed_out = True
-        search.event("done", f"{n} operations: more than {MAX_DEPTH}, no exhaustive search")
+        search.event(
+            "done",
+            _("{n} operations: more than {max_depth}, no exhaustive search").format(
+                n=n, max_depth=MAX_DEPTH
+            ),
+        )
     elif search.out_of_time():  # checked before the first node too
         search.timed_out = True
     elif not (prune and search.best is not None and search.best <= search.root_bound):
@@ -778,8 +799,10 @@ def _optimal_search(
     verify(one_iteration(g), sched)
     if sched.length != search.best:  # pragma: no cover - the search and evaluate disagree
         raise ScheduleError(
-            f"internal error: the search placed order {search.best_order} in {search.best} "
-            f"cycles but evaluate() gives {sched.length}"
+            _(
+                "internal error: the search placed order {best_order} in {best} cycles "
+                "but evaluate() gives {length}"
+            ).format(best_order=search.best_order, best=search.best, length=sched.length)
         )
     sched.info.update(
         {
@@ -796,12 +819,20 @@ def _optimal_search(
         }
     )
     if search.timed_out:
-        what = "proven optimal anyway (meets the bound)" if proven else "not proven optimal"
+        what = _("proven optimal anyway (meets the bound)") if proven else _("not proven optimal")
         search.event(
-            "done", f"limit reached after {search.nodes} nodes: best {search.best}, {what}"
+            "done",
+            _("limit reached after {nodes} nodes: best {best}, {what}").format(
+                nodes=search.nodes, best=search.best, what=what
+            ),
         )
     else:
-        search.event("done", f"search complete after {search.nodes} nodes: optimum {search.best}")
+        search.event(
+            "done",
+            _("search complete after {nodes} nodes: optimum {best}").format(
+                nodes=search.nodes, best=search.best
+            ),
+        )
     search.events[-1].seconds = seconds
     return sched, search.events
 

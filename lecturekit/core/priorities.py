@@ -61,6 +61,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import ScheduleError
+from ..language import N_, _
 from .bounds import _topo, as_graph, heights, jackson_bound
 from .graph import Graph
 
@@ -115,40 +116,42 @@ def _original(graph: Graph) -> list[int]:
 PRIORITIES: dict[str, Priority] = {
     "height": Priority(
         "height",
-        "weight the DAG: longest latency path to the end first (对 DAG 进行加权调整)",
+        N_("weight the DAG: longest latency path to the end first (对 DAG 进行加权调整)"),
         lambda g: heights(g),
-        lambda v: f"height {v}",
-        lambda v: f"highest height {v}",
+        lambda v: _("height {v}").format(v=v),
+        lambda v: _("highest height {v}").format(v=v),
     ),
     "successors": Priority(
         "successors",
-        "more dependents first: immediate successors (依赖关系较多的指令在前)",
+        N_("more dependents first: immediate successors (依赖关系较多的指令在前)"),
         _successor_counts,
-        lambda v: f"{v} successor(s)",
-        lambda v: f"most successors ({v})",
+        lambda v: _("{v} successor(s)").format(v=v),
+        lambda v: _("most successors ({v})").format(v=v),
     ),
     "descendants": Priority(
         "descendants",
-        "more dependents first: all operations that depend on it (依赖关系较多的指令在前)",
+        N_("more dependents first: all operations that depend on it (依赖关系较多的指令在前)"),
         _descendant_counts,
-        lambda v: f"{v} descendant(s)",
-        lambda v: f"most descendants ({v})",
+        lambda v: _("{v} descendant(s)").format(v=v),
+        lambda v: _("most descendants ({v})").format(v=v),
     ),
     "noninterfering": Priority(
         "noninterfering",
-        "run to completion without interference first: never issue an instruction that would "
-        "interlock, and prefer those whose successors wait longest for them "
-        "(不受干扰地运行完成的指令在前)",
+        N_(
+            "run to completion without interference first: never issue an instruction that would "
+            "interlock, and prefer those whose successors wait longest for them "
+            "(不受干扰地运行完成的指令在前)"
+        ),
         _noninterfering,
-        lambda v: f"latency {v} to a successor",
-        lambda v: f"longest latency to a successor ({v})",
+        lambda v: _("latency {v} to a successor").format(v=v),
+        lambda v: _("longest latency to a successor ({v})").format(v=v),
     ),
     "original": Priority(
         "original",
-        "program order: no priority beyond readiness",
+        N_("program order: no priority beyond readiness"),
         _original,
-        lambda v: "program order",
-        lambda v: "first in program order",
+        lambda v: _("program order"),
+        lambda v: _("first in program order"),
     ),
 }
 
@@ -174,7 +177,7 @@ def _reachable(i: int, succs) -> set[int]:
     stack = [i]
     while stack:
         j = stack.pop()
-        for d, _ in succs.get(j, ()):
+        for d, _unused in succs.get(j, ()):
             if d not in seen:
                 seen.add(d)
                 stack.append(d)
@@ -241,12 +244,14 @@ def _bottleneck(graph: Graph) -> list[tuple]:
 
 def _says_height_descendants(v: str) -> str:
     h, d = v.split(", ")
-    return f"height {h}, {d} descendant(s)"
+    return _("height {h}, {d} descendant(s)").format(h=h, d=d)
 
 
 def _says_bottleneck(v: str) -> str:
     r, h, load, d = v.split(", ")
-    return f"resource height {r}, height {h}, unit load {load}, {d} descendant(s)"
+    return _("resource height {r}, height {h}, unit load {load}, {d} descendant(s)").format(
+        r=r, h=h, load=load, d=d
+    )
 
 
 #: Priorities beyond the lecture's (see the module docstring). ``list_schedule`` accepts their
@@ -255,19 +260,21 @@ def _says_bottleneck(v: str) -> str:
 MORE_PRIORITIES: dict[str, Priority] = {
     "height_descendants": Priority(
         "height_descendants",
-        "the height, ties broken by descendants, then by program order",
+        N_("the height, ties broken by descendants, then by program order"),
         _height_descendants,
         _says_height_descendants,
-        lambda v: "highest " + _says_height_descendants(v),
+        lambda v: _("highest {says}").format(says=_says_height_descendants(v)),
     ),
     "bottleneck": Priority(
         "bottleneck",
-        "resource-constrained height: the latency path below an operation and the work its "
-        "descendants put on the busiest unit or the issue slots; ties by height, then by the "
-        "load of the operation's unit, descendants, program order",
+        N_(
+            "resource-constrained height: the latency path below an operation and the work its "
+            "descendants put on the busiest unit or the issue slots; ties by height, then by the "
+            "load of the operation's unit, descendants, program order"
+        ),
         _bottleneck,
         _says_bottleneck,
-        lambda v: "highest " + _says_bottleneck(v),
+        lambda v: _("highest {says}").format(says=_says_bottleneck(v)),
     ),
 }
 
@@ -343,11 +350,11 @@ def _all_priorities() -> dict[str, Priority]:
 
 
 def _custom_says(v: str) -> str:
-    return f"priority {v}"
+    return _("priority {v}").format(v=v)
 
 
 def _custom_best(v: str) -> str:
-    return f"highest priority {v}"
+    return _("highest priority {v}").format(v=v)
 
 
 def resolve_priority(
@@ -359,15 +366,18 @@ def resolve_priority(
         known = _all_priorities()
         if priority not in known:
             raise ScheduleError(
-                f"unknown priority {priority!r}; choose one of {', '.join(known)} "
-                "(or pass a function f(graph, i) -> number)"
+                _(
+                    "unknown priority {priority!r}; choose one of {join} (or pass a "
+                    "function f(graph, i) -> number)"
+                ).format(priority=priority, join=", ".join(known))
             )
         p = known[priority]
         return p.name, list(p.compute(g)), p
     if not callable(priority):
         raise ScheduleError(
-            f"a priority is a name ({', '.join(PRIORITIES)}) or a function f(graph, i) -> number, "
-            f"got {type(priority).__name__}"
+            _(
+                "a priority is a name ({join}) or a function f(graph, i) -> number, got {name}"
+            ).format(join=", ".join(PRIORITIES), name=type(priority).__name__)
         )
     name = getattr(priority, "__name__", "custom")
     name = "custom" if name == "<lambda>" else name
@@ -376,13 +386,19 @@ def resolve_priority(
         v = priority(g, i)
         if isinstance(v, bool) or not isinstance(v, int | float):
             raise ScheduleError(
-                f"priority function {name} returned {v!r} for {g.label(i)}; it must return a number"
+                _(
+                    "priority function {name} returned {v!r} for {label}; it must return a number"
+                ).format(name=name, v=v, label=g.label(i))
             )
         if v != v:  # NaN
-            raise ScheduleError(f"priority function {name} returned NaN for {g.label(i)}")
+            raise ScheduleError(
+                _("priority function {name} returned NaN for {label}").format(
+                    name=name, label=g.label(i)
+                )
+            )
         values.append(v)
     return (
         name,
         values,
-        Priority(name, "user-supplied", lambda _g: values, _custom_says, _custom_best),
+        Priority(name, N_("user-supplied"), lambda _g: values, _custom_says, _custom_best),
     )

@@ -24,6 +24,8 @@ from collections.abc import Iterator
 from math import comb
 from typing import TYPE_CHECKING
 
+from ..language import _
+
 if TYPE_CHECKING:  # networkx loads when a search space is counted, not on import
     import networkx as nx
 
@@ -37,7 +39,7 @@ def _digraph(obj) -> nx.DiGraph:
 
     if isinstance(obj, nx.DiGraph):
         if not nx.is_directed_acyclic_graph(obj):
-            raise ScheduleError("the graph has a cycle, so it has no topological order")
+            raise ScheduleError(_("the graph has a cycle, so it has no topological order"))
         return obj
     g = as_graph(obj)
     g.check_acyclic()
@@ -74,7 +76,7 @@ def _count_connected(dg: nx.DiGraph, max_states: int) -> int:
         need[nodes.index(v)] |= bit[u]
     layer = {0: 1}
     states = 1
-    for _ in range(len(nodes)):
+    for _unused in range(len(nodes)):
         nxt: dict[int, int] = {}
         for mask, ways in layer.items():
             for k in range(len(nodes)):
@@ -85,8 +87,10 @@ def _count_connected(dg: nx.DiGraph, max_states: int) -> int:
         states += len(layer)
         if states > max_states:
             raise ScheduleError(
-                f"too many partial orders to count ({states} sets of {len(nodes)} instructions "
-                f"explored, limit {max_states})"
+                _(
+                    "too many partial orders to count ({states} sets of {n_nodes} "
+                    "instructions explored, limit {max_states})"
+                ).format(states=states, n_nodes=len(nodes), max_states=max_states)
             )
     return sum(layer.values())
 
@@ -125,8 +129,10 @@ def enumerate_orders(graph, *, limit: int = 200_000) -> list[tuple[list[int], in
     count = count_topological_orders(g)
     if count > limit:
         raise ScheduleError(
-            f"the block has {count} legal orders, more than the limit of {limit}; "
-            "use optimal_schedule() instead of brute force"
+            _(
+                "the block has {count} legal orders, more than the limit of {limit}; "
+                "use optimal_schedule() instead of brute force"
+            ).format(count=count, limit=limit)
         )
     return [(order, evaluate(g, order).length) for order in all_orders(g)]
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from .. import validate
 from ..errors import ConfigError
+from ..language import _
 
 __all__ = ["BUS_FACTORS", "algbw", "bus_factor", "busbw", "nccl_alg_over_bus", "operation_bytes"]
 
@@ -45,8 +46,9 @@ BUS_FACTORS = {
 def _check(collective: str) -> str:
     if collective not in BUS_FACTORS:
         raise ConfigError(
-            f"bus bandwidth: unknown collective {collective!r}; choose one of "
-            f"{', '.join(BUS_FACTORS)}"
+            _("bus bandwidth: unknown collective {collective!r}; choose one of {join}").format(
+                collective=collective, join=", ".join(BUS_FACTORS)
+            )
         )
     return collective
 
@@ -54,7 +56,7 @@ def _check(collective: str) -> str:
 def bus_factor(collective: str, n: int) -> float:
     """nccl-tests' factor from algorithm to bus bandwidth for ``n`` ranks."""
     _check(collective)
-    n = validate.integer(n, "n (ranks)", 1)
+    n = validate.integer(n, _("n (ranks)"), 1)
     if collective == "all-reduce":
         return 2 * (n - 1) / n
     if collective in ("reduce-scatter", "all-gather", "all-to-all"):
@@ -70,7 +72,7 @@ def operation_bytes(collective: str, count: int, typesize: int, n: int) -> int:
     _check(collective)
     count = validate.integer(count, "count", 0)
     typesize = validate.integer(typesize, "typesize", 1)
-    n = validate.integer(n, "n (ranks)", 1)
+    n = validate.integer(n, _("n (ranks)"), 1)
     if collective in ("all-gather", "reduce-scatter", "all-to-all"):
         return count * typesize * n
     return count * typesize
@@ -78,8 +80,8 @@ def operation_bytes(collective: str, count: int, typesize: int, n: int) -> int:
 
 def algbw(nbytes: float, seconds: float) -> float:
     """``S / t`` in bytes/s (nccl-tests print it in GB/s = 10⁹ B/s)."""
-    nbytes = validate.number(nbytes, "S (bytes)", 0)
-    seconds = validate.number(seconds, "t (seconds)", above=0.0)
+    nbytes = validate.number(nbytes, _("S (bytes)"), 0)
+    seconds = validate.number(seconds, _("t (seconds)"), above=0.0)
     return nbytes / seconds
 
 
@@ -94,7 +96,7 @@ def nccl_alg_over_bus(algorithm: str, n: int, collective: str = "all-reduce") ->
     bus BW to algorithm BW"): ``n / nsteps`` for ``ring``, ``nvls`` and ``nvls-tree``, ``1/2``
     for ``tree`` and ``collnet``. For a ring all-reduce that is ``n / (2(n−1))``, the inverse of
     nccl-tests' factor; for the tree NCCL assumes every rank sends ``2S``."""
-    n = validate.integer(n, "n (ranks)", 2)
+    n = validate.integer(n, _("n (ranks)"), 2)
     if algorithm in ("ring", "nvls", "nvls-tree"):
         steps = {"all-reduce": 2 * (n - 1), "reduce-scatter": n - 1, "all-gather": n - 1}.get(
             collective, n
@@ -103,6 +105,8 @@ def nccl_alg_over_bus(algorithm: str, n: int, collective: str = "all-reduce") ->
     if algorithm in ("tree", "collnet"):
         return 0.5
     raise ConfigError(
-        f"nccl_alg_over_bus: unknown algorithm {algorithm!r}; choose ring, tree, collnet, nvls, "
-        "nvls-tree"
+        _(
+            "nccl_alg_over_bus: unknown algorithm {algorithm!r}; choose ring, "
+            "tree, collnet, nvls, nvls-tree"
+        ).format(algorithm=algorithm)
     )

@@ -569,7 +569,7 @@ def double_tree_all_reduce_trace(
     steps = double_tree_schedule(len(flat), chunks)
     schedule = []
     for messages in steps:
-        kinds = {combine for *_, combine in messages}
+        kinds = {combine for *_rest, combine in messages}
         phase = {frozenset({"add"}): "reduce", frozenset({"copy"}): "broadcast"}.get(
             frozenset(kinds), "reduce+broadcast"
         )

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 
 from .. import validate
 from ..errors import ConfigError
+from ..language import N_, _
 
 __all__ = [
     "SPECS",
@@ -79,7 +80,7 @@ SPECS: dict[str, HardwareSpec] = {
         pcie=pcie_bandwidth(16, 16),  # PCIe 4.0 x16
         nic=200e9 / 8,  # ConnectX-6 HDR, 200 Gb/s
         radix=40,  # Quantum HDR switch: 40 ports of 200 Gb/s
-        source=(
+        source=N_(
             "NVIDIA DGX A100 (600 GB/s NVLink per GPU, both directions; 8 single-port "
             "ConnectX-6 200 Gb/s HDR InfiniBand NICs); NVIDIA Quantum HDR switches (40 ports)"
         ),
@@ -90,7 +91,7 @@ SPECS: dict[str, HardwareSpec] = {
         pcie=pcie_bandwidth(32, 16),  # PCIe 5.0 x16
         nic=400e9 / 8,  # ConnectX-7 NDR, 400 Gb/s
         radix=64,  # Quantum-2 NDR switch: 64 ports of 400 Gb/s
-        source=(
+        source=N_(
             "NVIDIA DGX H100 (900 GB/s NVLink per GPU, both directions; 8 ConnectX-7 400 Gb/s "
             "NDR NICs); NVIDIA Quantum-2 NDR switches (64 ports)"
         ),
@@ -149,7 +150,9 @@ def clos_size(radix: int) -> ClosSize:
 def _check_radix(radix) -> int:
     k = validate.integer(radix, "radix", 4, 256)
     if k % 2:
-        raise ConfigError(f"radix: a fat tree needs an even number of switch ports, got {k}")
+        raise ConfigError(
+            _("radix: a fat tree needs an even number of switch ports, got {k}").format(k=k)
+        )
     return k
 
 
@@ -157,8 +160,10 @@ def _check_gpus_per_node(gpus) -> int:
     r = validate.integer(gpus, "gpus_per_node", 1, 16)
     if r > 1 and r % 2:
         raise ConfigError(
-            f"gpus_per_node: GPUs share PCIe switches in pairs (as on a DGX), so a node holds 1 "
-            f"or an even number of GPUs, got {r}"
+            _(
+                "gpus_per_node: GPUs share PCIe switches in pairs (as on a DGX), so a "
+                "node holds 1 or an even number of GPUs, got {r}"
+            ).format(r=r)
         )
     return r
 
@@ -199,13 +204,23 @@ class Fabric:
         if isinstance(spec, str):
             if spec not in SPECS:
                 raise ConfigError(
-                    f"spec: unknown hardware {spec!r}; choose one of {', '.join(SPECS)}"
+                    _("spec: unknown hardware {spec!r}; choose one of {join}").format(
+                        spec=spec, join=", ".join(SPECS)
+                    )
                 )
             spec = SPECS[spec]
         if not isinstance(spec, HardwareSpec):
-            raise ConfigError(f"spec: expected a name or a HardwareSpec, got {type(spec).__name__}")
+            raise ConfigError(
+                _("spec: expected a name or a HardwareSpec, got {name}").format(
+                    name=type(spec).__name__
+                )
+            )
         if not isinstance(rail_optimized, bool):
-            raise ConfigError(f"rail_optimized: expected True or False, got {rail_optimized!r}")
+            raise ConfigError(
+                _("rail_optimized: expected True or False, got {rail_optimized!r}").format(
+                    rail_optimized=rail_optimized
+                )
+            )
         n = validate.integer(nodes, "nodes", 1, 4096)
         r = _check_gpus_per_node(gpus_per_node)
         k = _check_radix(spec.radix if radix is None else radix)
@@ -234,17 +249,19 @@ class Fabric:
                     self.attach[(node, nic)] = (g // half, g % half)
         if pods > self.radix:
             kind = (
-                "rail-optimized: one set of pods per rail"
+                _("rail-optimized: one set of pods per rail")
                 if self.rail_optimized
-                else "node-aligned"
+                else _("node-aligned")
             )
             raise ConfigError(
-                f"nodes: {n} nodes of {r} GPUs need {pods} pods of a radix-{self.radix} fat tree "
-                f"({kind}), but its spines reach only {self.radix}; use fewer nodes or a larger "
-                f"radix (at most {self.radix**3 // 4:,} GPUs)"
+                _(
+                    "nodes: {n} nodes of {r} GPUs need {pods} pods of a radix-{radix} fat "
+                    "tree ({kind}), but its spines reach only {radix}; use fewer nodes or "
+                    "a larger radix (at most {most:,} GPUs)"
+                ).format(n=n, r=r, pods=pods, radix=self.radix, kind=kind, most=self.radix**3 // 4)
             )
         self.pods = pods
-        self.tors = max(t for t, _ in self.attach.values()) + 1
+        self.tors = max(t for t, _slot in self.attach.values()) + 1
 
     def _add(self, a: str, b: str, kind: str, bandwidth: float) -> None:
         for s, d in ((a, b), (b, a)):
@@ -339,7 +356,9 @@ class Fabric:
         """GPU ``a`` to GPU ``b`` of the same node through the NVSwitch."""
         if self.node_of(a) != self.node_of(b):
             raise ConfigError(
-                f"nvlink: GPUs {self.gpu_name(a)} and {self.gpu_name(b)} are on different nodes"
+                _("nvlink: GPUs {gpu_name} and {gpu_name2} are on different nodes").format(
+                    gpu_name=self.gpu_name(a), gpu_name2=self.gpu_name(b)
+                )
             )
         nvs = f"n{self.node_of(a)}.nvs"
         return (f"{self.gpu_name(a)}>{nvs}", f"{nvs}>{self.gpu_name(b)}")
@@ -379,7 +398,11 @@ class Fabric:
         if len(choice) != len(need) or any(
             not 0 <= c < n for c, n in zip(choice, need, strict=False)
         ):
-            raise ConfigError(f"path choice {choice} does not fit the {len(need)} choice(s) {need}")
+            raise ConfigError(
+                _("path choice {choice} does not fit the {n_need} choice(s) {need}").format(
+                    choice=choice, n_need=len(need), need=need
+                )
+            )
         half = self.radix // 2
         ts, td = self.tor_of(*src), self.tor_of(*dst)
         hops = [self.nic_name(*src), self.tor_name(ts)]
@@ -398,12 +421,21 @@ class Fabric:
 
     def describe(self) -> str:
         """One line: what the fabric is."""
-        kind = "rail-optimized" if self.rail_optimized else "node-aligned"
+        kind = _("rail-optimized") if self.rail_optimized else _("node-aligned")
         spines = len({link.dst for link in self.links.values() if link.dst.startswith("spine")})
         leaves = len({link.dst for link in self.links.values() if link.dst.startswith("leaf")})
-        return (
-            f"{self.nodes} nodes × {self.gpus_per_node} GPUs on a {kind} fat tree of radix "
-            f"{self.radix}: {len({t for t, _ in self.attach.values()})} ToRs, {leaves} leaves, "
-            f"{spines} spines, "
-            f"{len(self.links)} directed links ({self.spec.name})"
+        return _(
+            "{nodes} nodes × {gpus_per_node} GPUs on a {kind} fat tree of radix "
+            "{radix}: {tors} ToRs, {leaves} leaves, {spines} spines, {n_links} "
+            "directed links ({name})"
+        ).format(
+            nodes=self.nodes,
+            gpus_per_node=self.gpus_per_node,
+            kind=kind,
+            radix=self.radix,
+            tors=len({t for t, _slot in self.attach.values()}),
+            leaves=leaves,
+            spines=spines,
+            n_links=len(self.links),
+            name=self.spec.name,
         )

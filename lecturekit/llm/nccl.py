@@ -49,6 +49,7 @@ import numpy as np
 
 from .. import validate
 from ..errors import ConfigError
+from ..language import N_, _
 from .busbw import bus_factor
 from .collectives import double_tree_all_reduce_trace, ring_all_reduce_trace
 from .fabric import Fabric
@@ -127,11 +128,19 @@ class CollectiveRun:
         return max(self.connection_load().values(), default=0)
 
     def summary(self) -> str:
-        return (
-            f"{self.algorithm} {self.collective} of {self.nbytes / 1e6:,.3g} MB on {self.ranks} "
-            f"ranks: {self.seconds * 1e6:,.1f} µs, algbw {self.algbw / 1e9:,.1f} GB/s, busbw "
-            f"{self.busbw / 1e9:,.1f} GB/s" + (f", {self.policy} routing" if self.policy else "")
+        text = _(
+            "{algorithm} {collective} of {megabytes:,.3g} MB on {ranks} ranks: "
+            "{us:,.1f} µs, algbw {algbw:,.1f} GB/s, busbw {busbw:,.1f} GB/s"
+        ).format(
+            algorithm=_(self.algorithm),
+            collective=_(self.collective),
+            megabytes=self.nbytes / 1e6,
+            ranks=self.ranks,
+            us=self.seconds * 1e6,
+            algbw=self.algbw / 1e9,
+            busbw=self.busbw / 1e9,
         )
+        return text + (_(", {policy} routing").format(policy=self.policy) if self.policy else "")
 
 
 def connection_load(
@@ -153,7 +162,11 @@ def connection_load(
 
 def _check_fabric(fabric) -> Fabric:
     if not isinstance(fabric, Fabric):
-        raise ConfigError(f"expected a Fabric (lecturekit.llm.fabric), got {type(fabric).__name__}")
+        raise ConfigError(
+            _("expected a Fabric (lecturekit.llm.fabric), got {name}").format(
+                name=type(fabric).__name__
+            )
+        )
     return fabric
 
 
@@ -164,7 +177,7 @@ def _check_bytes(nbytes) -> float:
 def _check_rail(fabric: Fabric, rail) -> int:
     return validate.integer(
         rail,
-        f"rail (a node has GPUs/NICs 0..{fabric.gpus_per_node - 1})",
+        _("rail (a node has GPUs/NICs 0..{last})").format(last=fabric.gpus_per_node - 1),
         0,
         fabric.gpus_per_node - 1,
     )
@@ -182,7 +195,7 @@ def _check_alpha(value, name: str) -> float:
 def ring_order(fabric: Fabric, channel: int, cross_nic: bool = False) -> list[int]:
     """The GPUs of ``channel``'s ring, node by node (see the module docstring)."""
     r = fabric.gpus_per_node
-    c = validate.integer(channel, f"channel (0..{r - 1})", 0, r - 1)
+    c = validate.integer(channel, _("channel (0..{last})").format(last=r - 1), 0, r - 1)
     if r == 1:
         local = [0]
     elif cross_nic:
@@ -297,8 +310,10 @@ def _offset(msgs: list[Message], by: int) -> list[Message]:
 def _check_ranks(p: int, what: str) -> None:
     if p > MAX_RANKS:
         raise ConfigError(
-            f"{what}: {p} ranks is more than the {MAX_RANKS} a trace is built for here; use fewer "
-            "nodes or GPUs per node"
+            _(
+                "{what}: {p} ranks is more than the {max_ranks} a trace is built for "
+                "here; use fewer nodes or GPUs per node"
+            ).format(what=what, p=p, max_ranks=MAX_RANKS)
         )
 
 
@@ -323,17 +338,19 @@ def ring_all_reduce(
     fabric = _check_fabric(fabric)
     nbytes = _check_bytes(nbytes)
     if not isinstance(cross_nic, bool):
-        raise ConfigError(f"cross_nic: expected True or False, got {cross_nic!r}")
+        raise ConfigError(
+            _("cross_nic: expected True or False, got {cross_nic!r}").format(cross_nic=cross_nic)
+        )
     alpha_nvlink, alpha_net = (
         _check_alpha(alpha_nvlink, "alpha_nvlink"),
         _check_alpha(alpha_net, "alpha_net"),
     )
     p, channels = fabric.gpus, fabric.gpus_per_node
-    _check_ranks(p, "ring all-reduce")
+    _check_ranks(p, _("ring all-reduce"))
     if p < 2:
-        raise ConfigError("ring all-reduce: one GPU has nobody to reduce with; use 2 or more")
+        raise ConfigError(_("ring all-reduce: one GPU has nobody to reduce with; use 2 or more"))
     routes = route(fabric, ring_connections(fabric, cross_nic), policy, seed)
-    trace = ring_all_reduce_trace([np.zeros(p, dtype=np.float32) for _ in range(p)])
+    trace = ring_all_reduce_trace([np.zeros(p, dtype=np.float32) for _rank in range(p)])
     msgs: list[Message] = []
     for c in range(channels):
         order = ring_order(fabric, c, cross_nic)
@@ -345,9 +362,11 @@ def ring_all_reduce(
             fabric, trace, order, nbytes / channels, hop_of, routes, c, alpha_nvlink, alpha_net
         )
         msgs += _offset(part, len(msgs))
-    run = schedule_messages(fabric, msgs, quantum, name=f"ring all-reduce on {p} GPUs")
-    name = "ring (cross-NIC)" if cross_nic else "ring"
-    return CollectiveRun("all-reduce", name, nbytes, p, run, routes, policy, len(trace.steps))
+    run = schedule_messages(
+        fabric, msgs, quantum, name=_("ring all-reduce on {p} GPUs").format(p=p)
+    )
+    name = N_("ring (cross-NIC)") if cross_nic else N_("ring")
+    return CollectiveRun(N_("all-reduce"), name, nbytes, p, run, routes, policy, len(trace.steps))
 
 
 def _rail_setup(fabric, nbytes, rail, what):
@@ -355,7 +374,9 @@ def _rail_setup(fabric, nbytes, rail, what):
     nbytes = _check_bytes(nbytes)
     rail = _check_rail(fabric, rail)
     if fabric.nodes < 2:
-        raise ConfigError(f"{what}: one node has no network to cross; use 2 or more nodes")
+        raise ConfigError(
+            _("{what}: one node has no network to cross; use 2 or more nodes").format(what=what)
+        )
     _check_ranks(fabric.nodes, what)
     return fabric, nbytes, rail
 
@@ -371,18 +392,22 @@ def rail_ring_all_reduce(
     quantum: float | None = None,
 ) -> CollectiveRun:
     """A ring all-reduce of ``nbytes`` over GPU ``rail`` of every node (one rank per node)."""
-    fabric, nbytes, rail = _rail_setup(fabric, nbytes, rail, "rail ring")
+    fabric, nbytes, rail = _rail_setup(fabric, nbytes, rail, _("rail ring"))
     alpha_net = _check_alpha(alpha_net, "alpha_net")
     n = fabric.nodes
     placement = [fabric.gpu(node, rail) for node in range(n)]
     conns = [Connection((i, rail), ((i + 1) % n, rail), key=rail) for i in range(n)]
     routes = route(fabric, conns, policy, seed)
-    trace = ring_all_reduce_trace([np.zeros(n, dtype=np.float32) for _ in range(n)])
+    trace = ring_all_reduce_trace([np.zeros(n, dtype=np.float32) for _rank in range(n)])
     msgs = _trace_messages(
         fabric, trace, placement, nbytes, lambda s, d: (rail, rail), routes, rail, 0.0, alpha_net
     )
-    run = schedule_messages(fabric, msgs, quantum, name=f"ring over {n} nodes, rail {rail}")
-    return CollectiveRun("all-reduce", "ring", nbytes, n, run, routes, policy, len(trace.steps))
+    run = schedule_messages(
+        fabric, msgs, quantum, name=_("ring over {n} nodes, rail {rail}").format(n=n, rail=rail)
+    )
+    return CollectiveRun(
+        N_("all-reduce"), N_("ring"), nbytes, n, run, routes, policy, len(trace.steps)
+    )
 
 
 def tree_all_reduce(
@@ -398,13 +423,13 @@ def tree_all_reduce(
 ) -> CollectiveRun:
     """NCCL's pipelined double binary tree over the nodes (GPU ``rail`` of each), ``chunks``
     chunks per tree (:func:`lecturekit.llm.collectives.double_tree_all_reduce_trace`)."""
-    fabric, nbytes, rail = _rail_setup(fabric, nbytes, rail, "double tree")
+    fabric, nbytes, rail = _rail_setup(fabric, nbytes, rail, _("double tree"))
     alpha_net = _check_alpha(alpha_net, "alpha_net")
-    chunks = validate.integer(chunks, "chunks (per tree)", 1, 64)
+    chunks = validate.integer(chunks, _("chunks (per tree)"), 1, 64)
     n = fabric.nodes
     placement = [fabric.gpu(node, rail) for node in range(n)]
     trace = double_tree_all_reduce_trace(
-        [np.zeros(2 * chunks, dtype=np.float32) for _ in range(n)], chunks=chunks
+        [np.zeros(2 * chunks, dtype=np.float32) for _rank in range(n)], chunks=chunks
     )
     pairs = {(t.src, t.dst) for s in trace.steps for t in s.transfers}
     conns = [Connection((a, rail), (b, rail), key=rail) for a, b in sorted(pairs)]
@@ -421,9 +446,14 @@ def tree_all_reduce(
         alpha_net,
         tree_of=lambda c: c // chunks,
     )
-    run = schedule_messages(fabric, msgs, quantum, name=f"double tree over {n} nodes, rail {rail}")
+    run = schedule_messages(
+        fabric,
+        msgs,
+        quantum,
+        name=_("double tree over {n} nodes, rail {rail}").format(n=n, rail=rail),
+    )
     return CollectiveRun(
-        "all-reduce", "double tree", nbytes, n, run, routes, policy, len(trace.steps)
+        N_("all-reduce"), N_("double tree"), nbytes, n, run, routes, policy, len(trace.steps)
     )
 
 
@@ -550,9 +580,12 @@ def sharp_all_reduce(
                         add((f"{s}>{kid}",), s, kid, down_from[s], alpha_switch, "down", j)
                     ]
     run = schedule_messages(
-        fabric, msgs, quantum, name=f"SHARP over {fabric.nodes} nodes, rail {rail}"
+        fabric,
+        msgs,
+        quantum,
+        name=_("SHARP over {nodes} nodes, rail {rail}").format(nodes=fabric.nodes, rail=rail),
     )
-    return CollectiveRun("all-reduce", "SHARP", nbytes, fabric.nodes, run, {}, "", 2)
+    return CollectiveRun(N_("all-reduce"), N_("SHARP"), nbytes, fabric.nodes, run, {}, "", 2)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -578,17 +611,19 @@ def all_to_all(
     fabric = _check_fabric(fabric)
     nbytes = _check_bytes(nbytes)
     if not isinstance(pxn, bool):
-        raise ConfigError(f"pxn: expected True or False, got {pxn!r}")
+        raise ConfigError(_("pxn: expected True or False, got {pxn!r}").format(pxn=pxn))
     alpha_nvlink, alpha_net = (
         _check_alpha(alpha_nvlink, "alpha_nvlink"),
         _check_alpha(alpha_net, "alpha_net"),
     )
     p = fabric.gpus
     if p < 2:
-        raise ConfigError("all-to-all: one GPU has nobody to send to; use 2 or more")
+        raise ConfigError(_("all-to-all: one GPU has nobody to send to; use 2 or more"))
     if p * (p - 1) > 20_000:
         raise ConfigError(
-            f"all-to-all: {p} GPUs make {p * (p - 1):,} messages; use at most 141 GPUs"
+            _("all-to-all: {p} GPUs make {value:,} messages; use at most 141 GPUs").format(
+                p=p, value=p * (p - 1)
+            )
         )
 
     def nics(a, b):
@@ -624,9 +659,9 @@ def all_to_all(
         msgs.append(
             Message(f"{src}>{dst}", links, size, f"a2a:{src}", (), alpha, "all-to-all", src, dst)
         )
-    run = schedule_messages(fabric, msgs, quantum, name=f"all-to-all on {p} GPUs")
-    name = "all-to-all (PXN)" if pxn else "all-to-all (direct)"
-    return CollectiveRun("all-to-all", name, nbytes, p, run, routes, policy, p - 1)
+    run = schedule_messages(fabric, msgs, quantum, name=_("all-to-all on {p} GPUs").format(p=p))
+    name = N_("all-to-all (PXN)") if pxn else N_("all-to-all (direct)")
+    return CollectiveRun(N_("all-to-all"), name, nbytes, p, run, routes, policy, p - 1)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -635,13 +670,13 @@ def all_to_all(
 
 #: name -> what it runs
 ALGORITHMS = {
-    "ring": "NCCL's ring over every GPU, one channel per NIC, same NIC in and out",
-    "ring cross-NIC": "the same rings leaving each node through another NIC (cross-rail)",
-    "rail ring": "a ring over GPU 0 of every node (one rail)",
-    "double tree": "NCCL's pipelined double binary tree over GPU 0 of every node",
-    "SHARP": "SHARP: the switches above GPU 0 of every node add the chunks",
-    "all-to-all PXN": "all-to-all, network traffic kept on its rail via NVLink (PXN)",
-    "all-to-all direct": "all-to-all, each GPU sending through its own NIC",
+    "ring": N_("NCCL's ring over every GPU, one channel per NIC, same NIC in and out"),
+    "ring cross-NIC": N_("the same rings leaving each node through another NIC (cross-rail)"),
+    "rail ring": N_("a ring over GPU 0 of every node (one rail)"),
+    "double tree": N_("NCCL's pipelined double binary tree over GPU 0 of every node"),
+    "SHARP": N_("SHARP: the switches above GPU 0 of every node add the chunks"),
+    "all-to-all PXN": N_("all-to-all, network traffic kept on its rail via NVLink (PXN)"),
+    "all-to-all direct": N_("all-to-all, each GPU sending through its own NIC"),
 }
 
 
@@ -651,7 +686,9 @@ def run(
     """Run :data:`ALGORITHMS` ``[algorithm]`` on ``fabric`` with the default latencies."""
     if algorithm not in ALGORITHMS:
         raise ConfigError(
-            f"algorithm: unknown {algorithm!r}; choose one of {', '.join(ALGORITHMS)}"
+            _("algorithm: unknown {algorithm!r}; choose one of {join}").format(
+                algorithm=algorithm, join=", ".join(ALGORITHMS)
+            )
         )
     if algorithm in ("ring", "ring cross-NIC"):
         return ring_all_reduce(

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from .. import validate
 from ..core import Edge, Graph, Operation, Reservation, Schedule, evaluate, verify
 from ..errors import ConfigError
+from ..language import _
 from .fabric import Fabric
 
 __all__ = ["Message", "NetworkRun", "link_loads", "schedule_messages"]
@@ -159,19 +160,26 @@ def schedule_messages(
     time and α is rounded up to whole cycles."""
     messages = list(messages)
     if not messages:
-        raise ConfigError("network: no messages to schedule")
+        raise ConfigError(_("network: no messages to schedule"))
     if len(messages) > MAX_MESSAGES:
         raise ConfigError(
-            f"network: {len(messages):,} messages is more than the {MAX_MESSAGES:,} the core is "
-            "asked to place here; use fewer nodes or GPUs (or link_loads for the bound)"
+            _(
+                "network: {n_messages:,} messages is more than the {max_messages:,} "
+                "the core is asked to place here; use fewer nodes or GPUs (or "
+                "link_loads for the bound)"
+            ).format(n_messages=len(messages), max_messages=MAX_MESSAGES)
         )
     for i, m in enumerate(messages):
         if not isinstance(m, Message):
-            raise ConfigError(f"network: item {i} is a {type(m).__name__}, not a Message")
+            raise ConfigError(
+                _("network: item {i} is a {name}, not a Message").format(i=i, name=type(m).__name__)
+            )
         for link in m.links:
             if link not in fabric.links:
                 raise ConfigError(
-                    f"network: message {m.name} uses link {link!r}, which the fabric lacks"
+                    _("network: message {name} uses link {link!r}, which the fabric lacks").format(
+                        name=m.name, link=link
+                    )
                 )
     q = (
         default_quantum(fabric, messages)
@@ -187,7 +195,11 @@ def schedule_messages(
             d = max(1, _cycles(m.nbytes / fabric.links[link].bandwidth, q))
             res.append(Reservation(link, 0, d))
         if len(set(m.links)) != len(m.links):
-            raise ConfigError(f"network: message {m.name} crosses a link twice: {m.links}")
+            raise ConfigError(
+                _("network: message {name} crosses a link twice: {links}").format(
+                    name=m.name, links=m.links
+                )
+            )
         busy = max((r.cycles for r in res), default=1)
         total = busy + _cycles(m.alpha, q)
         length.append(total)
@@ -205,7 +217,9 @@ def schedule_messages(
         for j in m.deps:
             if not isinstance(j, int) or not 0 <= j < i:
                 raise ConfigError(
-                    f"network: message {m.name} depends on {j!r}, not an earlier message"
+                    _("network: message {name} depends on {j!r}, not an earlier message").format(
+                        name=m.name, j=j
+                    )
                 )
     for i, m in enumerate(messages):
         for j in m.deps:

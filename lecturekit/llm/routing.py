@@ -47,6 +47,7 @@ from dataclasses import dataclass
 
 from .. import validate
 from ..errors import ConfigError
+from ..language import N_, _
 from .fabric import Fabric
 
 __all__ = [
@@ -63,9 +64,9 @@ __all__ = [
 
 #: policy -> what it does
 ROUTING = {
-    "ecmp": "each switch hashes the five-tuple: a connection keeps one path, collisions happen",
-    "source-port": "paths planned before connecting, realised by choosing each UDP source port",
-    "adaptive": "every packet to the least-loaded port: a message spreads over all paths",
+    "ecmp": N_("each switch hashes the five-tuple: a connection keeps one path, collisions happen"),
+    "source-port": N_("paths planned before connecting, realised by choosing each UDP source port"),
+    "adaptive": N_("every packet to the least-loaded port: a message spreads over all paths"),
 }
 
 ROCE_V2_UDP_DPORT = 4791  #: RoCEv2's UDP destination port (IANA; Linux ib_verbs.h)
@@ -169,14 +170,20 @@ def route(
     ports and, under ECMP, the paths: a different seed is a different run of the same job (the
     talk's "32 节点 30 次 AllReduce 测试")."""
     if policy not in ROUTING:
-        raise ConfigError(f"routing: unknown policy {policy!r}; choose one of {', '.join(ROUTING)}")
+        raise ConfigError(
+            _("routing: unknown policy {policy!r}; choose one of {join}").format(
+                policy=policy, join=", ".join(ROUTING)
+            )
+        )
     seed = validate.integer(seed, "seed", 0, 2**32 - 1)
     rng = random.Random(seed)
     out: dict[Connection, Route] = {}
     load: dict[str, int] = {}
     for c in connections:
         if not isinstance(c, Connection):
-            raise ConfigError(f"routing: expected Connection objects, got {type(c).__name__}")
+            raise ConfigError(
+                _("routing: expected Connection objects, got {name}").format(name=type(c).__name__)
+            )
         if c in out:
             continue
         sport: int | None = udp_source_port(rng.randrange(1, 2**24), rng.randrange(1, 2**24))
@@ -222,5 +229,7 @@ def _port_for(fabric: Fabric, c: Connection, choice: tuple[int, ...]) -> int:
         if _ecmp(fabric, c, sport) == choice:
             return sport
     raise ConfigError(  # 16,384 ports and at most a few hundred paths: not expected to happen
-        f"source-port: no UDP source port makes the hash choose path {choice} for {c}"
+        _("source-port: no UDP source port makes the hash choose path {choice} for {c}").format(
+            choice=choice, c=c
+        )
     )

@@ -48,6 +48,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from ..asm import ZERO_REGISTERS, Instruction, format_instruction, parse
+from ..language import _, pgettext
 from .model import Loop
 
 
@@ -309,7 +310,12 @@ def pipeline_code(result) -> None:
         for k in order:
             if k != br and stages[k] <= b:
                 i = b - stages[k]
-                prologue.append(_comment(op_text(k, i), f"I{k + 1} iter {i} stage {stages[k]}"))
+                prologue.append(
+                    _comment(
+                        op_text(k, i),
+                        _("I{k} iter {i} stage {s}").format(k=k + 1, i=i, s=stages[k]),
+                    )
+                )
     kernel = [f"{kernel_label}:"]
     bound_reg = regs.fresh("kbound") if trip is not None else None
     for j in range(u):
@@ -325,24 +331,37 @@ def pipeline_code(result) -> None:
                     text = render(
                         body[k], [], [src(k, r, i) for r in body[k].srcs], None, kernel_label
                     )
-                kernel.append(_comment(text, f"I{k + 1} stage {stages[k]}: next kernel pass"))
+                kernel.append(
+                    _comment(
+                        text,
+                        _("I{k} stage {s}: next kernel pass").format(k=k + 1, s=stages[k]),
+                    )
+                )
             else:
-                note = f"I{k + 1} stage {stages[k]}" + (f" (copy {j})" if u > 1 else "")
+                note = (_("I{k} stage {s} (copy {j})") if u > 1 else _("I{k} stage {s}")).format(
+                    k=k + 1, s=stages[k], j=j
+                )
                 kernel.append(_comment(op_text(k, i), note))
     epilogue = []
     for e in range(S - 1):
         for k in order:
             if k != br and stages[k] >= e + 1:
                 i = S - 1 + e - stages[k]
-                note = f"I{k + 1} iter N-{stages[k] - e} stage {stages[k]}"
+                note = _("I{k} iter N-{back} stage {s}").format(
+                    k=k + 1, back=stages[k] - e, s=stages[k]
+                )
                 epilogue.append(_comment(op_text(k, i, S - 2), note))
     if shift:
         moved = [
-            f"{body[k].text or body[k]} reads ${reg} {loop.reaching[(k, reg)][1] - dist} "
-            f"update(s) later, offset {-(loop.reaching[(k, reg)][1] - dist) * step:+d}"
+            _("{op} reads ${reg} {n} update(s) later, offset {offset:+d}").format(
+                op=body[k].text or body[k],
+                reg=reg,
+                n=loop.reaching[(k, reg)][1] - dist,
+                offset=-(loop.reaching[(k, reg)][1] - dist) * step,
+            )
             for k, (reg, step, dist) in sorted(shift.items())
         ]
-        result.notes.append("induction-variable motion: " + "; ".join(moved))
+        result.notes.append(_("induction-variable motion: {moves}").format(moves="; ".join(moved)))
         result.motion = [
             {
                 "index": k,
@@ -361,7 +380,9 @@ def pipeline_code(result) -> None:
     result.registers = len({r for ins in kernel_prog for r in (*ins.reads(), *ins.writes())})
     if trip is None:
         result.code = None
-        result.notes.append(f"no runnable code: {loop.trip_problem}")
+        result.notes.append(
+            _("no runnable code: {trip_problem}").format(trip_problem=loop.trip_problem)
+        )
         return
 
     trip_reg, cond, rest, kiters = (regs.fresh(x) for x in ("trip", "cond", "rest", "kiters"))
@@ -374,22 +395,30 @@ def pipeline_code(result) -> None:
     entry = body[0].labels
     code = source_lines(loop.pre)
     code += [f"{name}:" for name in entry]
-    code.append(f"    # software-pipelined: II = {ii}, {S} stage(s), kernel unrolled {u}x")
+    code.append(
+        "    # "
+        + _("software-pipelined: II = {ii}, {s} stage(s), kernel unrolled {u}x").format(
+            ii=ii, s=S, u=u
+        )
+    )
     code += [f"    {x}" if not x.endswith(":") else x for x in trip.code(trip_reg, cond, l_clamp)]
-    code.append(f"    # N = ${trip_reg} iterations")
+    code.append("    # " + _("N = ${reg} iterations").format(reg=trip_reg))
     need = S - 1 + u
     if need > 1:
         code += [
             f"    slti  ${cond}, ${trip_reg}, {need}",
-            f"    bnez  ${cond}, {l_orig}       # N < {need}: run the original loop",
+            f"    bnez  ${cond}, {l_orig}       # "
+            + _("N < {need}: run the original loop").format(need=need),
         ]
     code.append(f"    addi  ${kiters}, ${trip_reg}, {-(S - 1)}")
     if u > 1:
         code += [
             f"    divi  ${rest}, ${kiters}, {u}",
             f"    muli  ${rest}, ${rest}, {u}",
-            f"    sub   ${rest}, ${kiters}, ${rest}   # (N - {S - 1}) mod {u} iterations first",
-            f"    sub   ${kiters}, ${kiters}, ${rest}  # kernel passes: a multiple of {u}",
+            f"    sub   ${rest}, ${kiters}, ${rest}   # "
+            + _("(N - {s}) mod {u} iterations first").format(s=S - 1, u=u),
+            f"    sub   ${kiters}, ${kiters}, ${rest}  # "
+            + _("kernel passes: a multiple of {u}").format(u=u),
             f"    beqz  ${rest}, {l_pipe}",
             f"{l_rest}:",
             *plain_body,
@@ -403,7 +432,7 @@ def pipeline_code(result) -> None:
     ]
     if ahead:
         code.append(f"    addi  ${bound_reg}, ${bound_reg}, {ahead * trip.step}")
-    code[-1] += f"   # ${trip.induction} the last kernel pass tests"
+    code[-1] += "   # " + _("${reg} the last kernel pass tests").format(reg=trip.induction)
     for lt in lives:
         first_read = any(
             dist > 0 and d == lt.op and reg == lt.register
@@ -413,13 +442,13 @@ def pipeline_code(result) -> None:
         if first_read and prev != lt.register:
             move = move_opcode(body[lt.op], lt.register)
             code.append(
-                f"    {move:<5} ${prev}, ${lt.register}        # value from before the loop"
+                f"    {move:<5} ${prev}, ${lt.register}        # " + _("value from before the loop")
             )
-    code.append("    # prologue")
+    code.append("    # " + _("prologue"))
     code += prologue
-    code.append("    # kernel")
+    code.append("    # " + pgettext("software pipelining", "kernel"))
     code += kernel
-    code.append("    # epilogue")
+    code.append("    # " + _("epilogue"))
     code += epilogue
     for lt in lives:
         if lt.op != loop.defs(lt.register)[-1]:
@@ -427,7 +456,7 @@ def pipeline_code(result) -> None:
         last = lt.names[(S - 2) % len(lt.names)]
         if last != lt.register:
             move = move_opcode(body[lt.op], lt.register)
-            code.append(f"    {move:<5} ${lt.register}, ${last}        # last value")
+            code.append(f"    {move:<5} ${lt.register}, ${last}        # " + _("last value"))
     code += [f"    j     {l_exit}", f"{l_orig}:"]
     code += plain_body
     code.append(f"    {render(body[-1], body[-1].dests, body[-1].srcs, None, l_orig)}")

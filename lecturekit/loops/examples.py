@@ -11,6 +11,7 @@ import random
 from importlib import resources
 
 from ..errors import LectureKitError
+from ..language import _
 
 EXAMPLES = ("saxpy_loop", "running_sum", "prefix_product")
 
@@ -21,7 +22,11 @@ C_BASE = 0x2000
 def example(name: str) -> str:
     """The source text of example ``name`` (see :data:`EXAMPLES`)."""
     if name not in EXAMPLES:
-        raise LectureKitError(f"unknown example {name!r}; examples: {', '.join(EXAMPLES)}")
+        raise LectureKitError(
+            _("unknown example {name!r}; examples: {join}").format(
+                name=name, join=", ".join(EXAMPLES)
+            )
+        )
     return resources.files("lecturekit").joinpath(f"data/examples/{name}.s").read_text("utf-8")
 
 
@@ -29,7 +34,9 @@ def example_state(name: str, n: int, seed: int = 0) -> tuple[dict[str, int], dic
     """Registers and memory for ``n`` iterations of example ``name`` (arrays filled with small
     pseudo-random numbers from ``seed``)."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise LectureKitError(f"the number of iterations must be a positive integer, got {n!r}")
+        raise LectureKitError(
+            _("the number of iterations must be a positive integer, got {n!r}").format(n=n)
+        )
     rng = random.Random(seed)
     if name == "saxpy_loop":
         regs = {"s0": 3, "s1": B_BASE, "s2": C_BASE, "s3": B_BASE + 4 * n}
@@ -43,7 +50,9 @@ def example_state(name: str, n: int, seed: int = 0) -> tuple[dict[str, int], dic
         regs = {"s0": 2, "s1": B_BASE + 4, "s3": B_BASE + 4 * (n + 1)}
         mem = {B_BASE: 1} | {B_BASE + 4 * j: 0 for j in range(1, n + 1)}
         return regs, mem
-    raise LectureKitError(f"unknown example {name!r}; examples: {', '.join(EXAMPLES)}")
+    raise LectureKitError(
+        _("unknown example {name!r}; examples: {join}").format(name=name, join=", ".join(EXAMPLES))
+    )
 
 
 __all__ = ["EXAMPLES", "example", "example_state"]

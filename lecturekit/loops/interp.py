@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from ..asm import OPCODES, Instruction, Program, parse
 from ..asm.riscv import RISCV_OPCODES
 from ..errors import LectureKitError
+from ..language import _
 
 #: default limit on executed instructions
 MAX_STEPS = 1_000_000
@@ -123,7 +124,9 @@ class RunResult:
 
 
 def _where(ins: Instruction, k: int) -> str:
-    return f"line {ins.line} ({ins.text or k})" if ins.line else f"instruction {k} ({ins})"
+    if ins.line:
+        return _("line {line} ({text})").format(line=ins.line, text=ins.text or k)
+    return _("instruction {k} ({text})").format(k=k, text=ins)
 
 
 def run(
@@ -145,13 +148,17 @@ def run(
     if isinstance(program, str):
         program = parse(program)
     if not isinstance(program, Program):
-        raise ExecutionError(f"expected a program (text or parsed), got {type(program).__name__}")
+        raise ExecutionError(
+            _("expected a program (text or parsed), got {name}").format(name=type(program).__name__)
+        )
     if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
-        raise ExecutionError(f"max_steps must be a positive integer, got {max_steps!r}")
+        raise ExecutionError(
+            _("max_steps must be a positive integer, got {max_steps!r}").format(max_steps=max_steps)
+        )
     riscv = any(ins.notation == "riscv" for ins in program)
     wrap = wrap64 if riscv else wrap32
     numbers = (int, float) if riscv else (int,)
-    kind = "an integer or a number" if riscv else "an integer"
+    kind = _("an integer or a number") if riscv else _("an integer")
 
     def value_of(v):
         return wrap(v) if isinstance(v, int) else float(v)
@@ -160,15 +167,20 @@ def run(
     for name, value in (regs or {}).items():
         if isinstance(value, bool) or not isinstance(value, numbers):
             raise ExecutionError(
-                f"register ${str(name).lstrip('$')} must hold {kind}, got {value!r}"
+                _("register ${name} must hold {kind}, got {value!r}").format(
+                    name=str(name).lstrip("$"), kind=kind, value=value
+                )
             )
         r[str(name).lstrip("$")] = value_of(value)
     m: dict[int, int] = {}
     for addr, value in (mem or {}).items():
         if isinstance(value, bool) or not isinstance(value, numbers) or not isinstance(addr, int):
             raise ExecutionError(
-                f"memory must map integer addresses to {'values' if riscv else 'integers'}, "
-                f"got {addr!r}: {value!r}"
+                (
+                    _("memory must map integer addresses to values, got {addr!r}: {value!r}")
+                    if riscv
+                    else _("memory must map integer addresses to integers, got {addr!r}: {value!r}")
+                ).format(addr=addr, value=value)
             )
         m[addr] = value_of(value)
     code = program.instructions
@@ -186,7 +198,9 @@ def run(
             return r[reg]
         if strict:
             raise ExecutionError(
-                f"{_where(ins, k)}: register ${reg} is read but was never given a value"
+                _("{where}: register ${reg} is read but was never given a value").format(
+                    where=_where(ins, k), reg=reg
+                )
             )
         return 0
 
@@ -200,8 +214,10 @@ def run(
         steps += 1
         if steps > max_steps:
             raise ExecutionError(
-                f"stopped after {max_steps} instructions at {_where(ins, k)}: the program did "
-                "not finish (a loop that never exits? check the loop's bound and step)"
+                _(
+                    "stopped after {max_steps} instructions at {where}: the program did "
+                    "not finish (a loop that never exits? check the loop's bound and step)"
+                ).format(max_steps=max_steps, where=_where(ins, k))
             )
         counts[k] += 1
         if executed is not None:
@@ -225,12 +241,12 @@ def run(
         if fmt == "rrr":
             a, b = (read(s, ins, k) for s in ins.srcs)
             if op == "div" and b == 0:
-                raise ExecutionError(f"{_where(ins, k)}: division by zero")
+                raise ExecutionError(_("{where}: division by zero").format(where=_where(ins, k)))
             write(ins.dests[0], _ALU[op](a, b))
         elif fmt == "rri":
             a = read(ins.srcs[0], ins, k)
             if op == "divi" and ins.imm == 0:
-                raise ExecutionError(f"{_where(ins, k)}: division by zero")
+                raise ExecutionError(_("{where}: division by zero").format(where=_where(ins, k)))
             write(ins.dests[0], _ALU[_IMMEDIATE[op]](a, ins.imm))
         elif fmt == "ri":
             write(ins.dests[0], ins.imm)
@@ -240,7 +256,9 @@ def run(
             addr = read(ins.mem.base, ins, k) + ins.mem.offset
             if addr not in m and strict:
                 raise ExecutionError(
-                    f"{_where(ins, k)}: loads address {addr}, which was never given a value"
+                    _("{where}: loads address {addr}, which was never given a value").format(
+                        where=_where(ins, k), addr=addr
+                    )
                 )
             write(ins.dests[0], m.get(addr, 0))
         elif fmt == "store":
@@ -258,7 +276,9 @@ def run(
             if taken:
                 pc = labels[ins.target]
         else:  # pragma: no cover - every opcode has a format above
-            raise ExecutionError(f"{_where(ins, k)}: cannot execute opcode {op!r}")
+            raise ExecutionError(
+                _("{where}: cannot execute opcode {op!r}").format(where=_where(ins, k), op=op)
+            )
     return RunResult(r, m, steps, counts, executed, addresses)
 
 
@@ -362,16 +382,16 @@ def _riscv_step(ins: Instruction, k: int, read, write, m: dict, strict: bool) ->
     program), or None to go on."""
     op = ins.opcode
     fmt = RISCV_OPCODES[op][0]
-    base, _, prec = op.partition(".")
+    base, _unused, prec = op.partition(".")
     if op in _RV_ALU:
         a, b = (read(x, ins, k) for x in ins.srcs)
         if op in ("div", "divu", "rem", "remu", "divw", "divuw", "remw", "remuw") and not b:
-            raise ExecutionError(f"{_where(ins, k)}: division by zero")
+            raise ExecutionError(_("{where}: division by zero").format(where=_where(ins, k)))
         write(ins.dests[0], _RV_ALU[op](int(a), int(b)))
     elif op in _RV_IMM and ins.imm is not None:
         a = int(read(ins.srcs[0], ins, k))
         if op == "divi" and ins.imm == 0:
-            raise ExecutionError(f"{_where(ins, k)}: division by zero")
+            raise ExecutionError(_("{where}: division by zero").format(where=_where(ins, k)))
         write(ins.dests[0], _RV_ALU[_RV_IMM[op]](a, ins.imm))
     elif op in ("li", "lui") and ins.imm is not None:
         write(ins.dests[0], wrap32(ins.imm << 12) if op == "lui" else ins.imm)
@@ -381,7 +401,9 @@ def _riscv_step(ins: Instruction, k: int, read, write, m: dict, strict: bool) ->
         addr = int(read(ins.mem.base, ins, k)) + ins.mem.offset
         if addr not in m and strict:
             raise ExecutionError(
-                f"{_where(ins, k)}: loads address {addr}, which was never given a value"
+                _("{where}: loads address {addr}, which was never given a value").format(
+                    where=_where(ins, k), addr=addr
+                )
             )
         value = m.get(addr, 0)
         if op in ("fld", "flw"):
@@ -437,8 +459,10 @@ def _riscv_step(ins: Instruction, k: int, read, write, m: dict, strict: bool) ->
             write(ins.dests[0], _s32(struct.unpack("<I", struct.pack("<f", x))[0]))
     else:
         raise ExecutionError(
-            f"{_where(ins, k)}: the interpreter does not run {op!r} (CSRs, atomics, calls and "
-            "fences are outside what it executes)"
+            _(
+                "{where}: the interpreter does not run {op!r} (CSRs, atomics, calls "
+                "and fences are outside what it executes)"
+            ).format(where=_where(ins, k), op=op)
         )
     return None
 
@@ -453,12 +477,18 @@ def same_effect(a: RunResult, b: RunResult, registers: list[str] | None = None) 
     problems = []
     for addr in sorted(set(a.mem) | set(b.mem)):
         if a.mem.get(addr) != b.mem.get(addr):
-            problems.append(f"memory[{addr}]: {a.mem.get(addr)} vs {b.mem.get(addr)}")
+            problems.append(
+                _("memory[{addr}]: {a} vs {b}").format(
+                    addr=addr, a=a.mem.get(addr), b=b.mem.get(addr)
+                )
+            )
     names = registers if registers is not None else sorted(a.regs)
     for reg in names:
         reg = reg.lstrip("$")
         if a.regs.get(reg) != b.regs.get(reg):
-            problems.append(f"${reg}: {a.regs.get(reg)} vs {b.regs.get(reg)}")
+            problems.append(
+                _("${reg}: {a} vs {b}").format(reg=reg, a=a.regs.get(reg), b=b.regs.get(reg))
+            )
     return problems
 
 

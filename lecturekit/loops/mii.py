@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from ..core.graph import Edge, Graph
 from ..errors import ScheduleError
+from ..language import _
 
 #: the resource name of the issue slots in bounds and reservation tables
 ISSUE = "issue"
@@ -40,9 +41,17 @@ def _deadline(time_limit: float | None) -> float | None:
     if time_limit is None:
         return None
     if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)):
-        raise ScheduleError(f"time_limit must be a number of seconds, got {time_limit!r}")
+        raise ScheduleError(
+            _("time_limit must be a number of seconds, got {time_limit!r}").format(
+                time_limit=time_limit
+            )
+        )
     if not 0 <= time_limit < float("inf"):
-        raise ScheduleError(f"time_limit must be a finite number of seconds >= 0, got {time_limit}")
+        raise ScheduleError(
+            _("time_limit must be a finite number of seconds >= 0, got {time_limit}").format(
+                time_limit=time_limit
+            )
+        )
     return _clock() + time_limit
 
 
@@ -58,12 +67,14 @@ class ResourceBound:
     bound: int
 
     def describe(self) -> str:
-        what = (
-            "instructions issued"
+        text = (
+            _("{uses} instructions issued / {capacity} per cycle -> II >= {bound}")
             if self.resource == ISSUE
-            else f"busy cycles of unit {self.resource}"
+            else _("{uses} busy cycles of unit {resource} / {capacity} per cycle -> II >= {bound}")
         )
-        return f"{self.uses} {what} / {self.capacity} per cycle -> II >= {self.bound}"
+        return text.format(
+            uses=self.uses, resource=self.resource, capacity=self.capacity, bound=self.bound
+        )
 
 
 @dataclass(frozen=True)
@@ -80,10 +91,9 @@ class Recurrence:
     def describe(self, graph: Graph) -> str:
         path = " -> ".join(graph.label(i) for i in (*self.ops, self.ops[0]))
         via = ", ".join(f"{e.kind} {e.on}" for e in self.edges)
-        return (
-            f"{path} ({via}): latency {self.latency} over distance {self.distance} "
-            f"-> II >= {self.bound}"
-        )
+        return _(
+            "{path} ({via}): latency {latency} over distance {distance} -> II >= {bound}"
+        ).format(path=path, via=via, latency=self.latency, distance=self.distance, bound=self.bound)
 
 
 def resource_bounds(graph: Graph) -> list[ResourceBound]:
@@ -225,7 +235,7 @@ def critical_recurrence(graph: Graph, ii: int) -> Recurrence | None:
     dist = [0] * n
     parent: list[Edge | None] = [None] * n
     last = None
-    for _ in range(n + 1):
+    for _unused in range(n + 1):
         last = None
         for e in graph.edges:
             w = e.latency - ii * e.distance
@@ -236,7 +246,7 @@ def critical_recurrence(graph: Graph, ii: int) -> Recurrence | None:
         if last is None:
             return None
     v = last
-    for _ in range(n):  # walk back into the cycle
+    for _unused in range(n):  # walk back into the cycle
         v = parent[v].src
     edges, u = [], v
     while True:
@@ -260,7 +270,7 @@ def modulo_heights(graph: Graph, ii: int) -> list[int]:
     n = len(graph.ops)
     h = [op.tail for op in graph.ops]
     edges = [(e.src, e.dst, e.latency - ii * e.distance) for e in graph.edges if e.src != e.dst]
-    for _ in range(n + 1):
+    for _unused in range(n + 1):
         changed = False
         for s, d, w in edges:
             if h[d] + w > h[s]:

@@ -70,10 +70,11 @@ from dataclasses import dataclass, field, replace
 from ..asm import Instruction, Program, parse
 from ..core.graph import Edge, Graph
 from ..errors import LectureKitError, ParseError
+from ..language import N_, _
 from ..target.deps import instruction_graph
 from ..target.machine import Machine, get_machine
 
-LOOP_SHAPE = "expected a loop: a label and a backward branch to it"
+LOOP_SHAPE = N_("expected a loop: a label and a backward branch to it")
 
 #: exit tests: branch opcode -> comparison the loop continues on
 _TEST_OF = {"bne": "ne", "blt": "lt", "ble": "le", "bgt": "gt", "bge": "ge", "beq": "eq"}
@@ -110,10 +111,10 @@ class Address:
 
     def describe(self) -> str:
         if self.kind == "unknown":
-            return f"unknown (${self.base} is computed in the loop)"
+            return _("unknown (${base} is computed in the loop)").format(base=self.base)
         off = f" {'+' if self.offset > 0 else '-'} {abs(self.offset)}" if self.offset else ""
         if self.kind == "invariant":
-            return f"${self.base}{off} (the same in every iteration)"
+            return _("${base}{off} (the same in every iteration)").format(base=self.base, off=off)
         return f"${self.base}{off} {'+' if self.stride > 0 else '-'} {abs(self.stride)}·i"
 
 
@@ -132,9 +133,11 @@ class TripCount:
     test: str
 
     def describe(self) -> str:
-        return (
-            f"the loop continues while ${self.induction} {_SYMBOL[self.test]} ${self.bound} "
-            f"after ${self.induction} advances by {self.step}"
+        return _(
+            "the loop continues while ${induction} {symbol} ${bound} after "
+            "${induction} advances by {step}"
+        ).format(
+            induction=self.induction, symbol=_SYMBOL[self.test], bound=self.bound, step=self.step
         )
 
     def count(self, start: int, bound: int) -> int | None:
@@ -327,7 +330,9 @@ def _error(program: Program, k: int, message: str, column: int = 1) -> ParseErro
 
 def _find_loop(program: Program) -> tuple[int, int, str]:
     if len(program) == 0:
-        raise ParseError(f"{LOOP_SHAPE}; found no instructions", 1, 1)
+        raise ParseError(
+            _("{loop_shape}; found no instructions").format(loop_shape=_(LOOP_SHAPE)), 1, 1
+        )
     backward = [
         k
         for k, ins in enumerate(program)
@@ -337,15 +342,19 @@ def _find_loop(program: Program) -> tuple[int, int, str]:
         raise _error(
             program,
             len(program) - 1,
-            f"{LOOP_SHAPE} (like 'loop: ...' and 'bne $s1, $s3, loop' at the end); "
-            "no branch here goes back to an earlier label",
+            _(
+                "{loop_shape} (like 'loop: ...' and 'bne $s1, $s3, loop' at the end); "
+                "no branch here goes back to an earlier label"
+            ).format(loop_shape=_(LOOP_SHAPE)),
         )
     if len(backward) > 1:
         raise _error(
             program,
             backward[1],
-            "only one loop is supported: this is a second backward branch (the first is on "
-            f"line {program[backward[0]].line})",
+            _(
+                "only one loop is supported: this is a second backward branch (the "
+                "first is on line {line})"
+            ).format(line=program[backward[0]].line),
         )
     tail = backward[0]
     br = program[tail]
@@ -354,23 +363,31 @@ def _find_loop(program: Program) -> tuple[int, int, str]:
         raise _error(
             program,
             tail,
-            "the backward branch must be conditional: write the loop with its test at the "
-            "bottom (do-while form), e.g. 'bne $s1, $s3, loop'",
+            _(
+                "the backward branch must be conditional: write the loop with its test at the "
+                "bottom (do-while form), e.g. 'bne $s1, $s3, loop'"
+            ),
         )
     for k in range(head, tail):
         if program[k].is_branch:
             raise _error(
                 program,
                 k,
-                "the loop body must be one basic block: a branch inside the loop is not "
-                "supported (only the backward branch at its end)",
+                _(
+                    "the loop body must be one basic block: a branch inside the loop is not "
+                    "supported (only the backward branch at its end)"
+                ),
             )
     for k, ins in enumerate(program):
         if head <= k <= tail or ins.target is None:
             continue
         if head < program.labels[ins.target] <= tail:
             raise _error(
-                program, k, f"a jump into the middle of the loop ({ins.target}) is not supported"
+                program,
+                k,
+                _("a jump into the middle of the loop ({target}) is not supported").format(
+                    target=ins.target
+                ),
             )
     return head, tail, br.target
 
@@ -401,23 +418,32 @@ def _trip(
     elif br.opcode in _TEST_OF:
         (a, b), test = br.srcs, _TEST_OF[br.opcode]
     else:
-        return None, f"the exit test '{br.text or br}' is not a comparison the loop continues on"
+        return None, _("the exit test '{test}' is not a comparison the loop continues on").format(
+            test=br.text or br
+        )
     if test == "eq":
-        return None, "an exit test that loops while two values are equal ('beq') is not supported"
+        return None, _(
+            "an exit test that loops while two values are equal ('beq') is not supported"
+        )
     if a in inductions and (b not in written):
         iv, bound = a, b
     elif b in inductions and (a not in written):
         iv, bound, test = b, a, _MIRROR[test]
     else:
         return None, (
-            f"the exit test '{br.text or br}' must compare an induction variable (a register the "
-            "loop changes only by one 'addi r, r, c') with a register the loop does not change"
+            _(
+                "the exit test '{test}' must compare an induction variable (a "
+                "register the loop changes only by one 'addi r, r, c') with a register "
+                "the loop does not change"
+            ).format(test=br.text or br)
         )
     step = inductions[iv].step
     if (test in ("lt", "le") and step < 0) or (test in ("gt", "ge") and step > 0):
         return None, (
-            f"the exit test '{br.text or br}' never ends the loop: ${iv} moves by {step} away "
-            "from its bound"
+            _(
+                "the exit test '{test}' never ends the loop: ${iv} moves by {step} "
+                "away from its bound"
+            ).format(test=br.text or br, iv=iv, step=step)
         )
     return TripCount(iv, step, "zero" if bound == "0" else bound, test), ""
 
@@ -494,8 +520,10 @@ def _memory_edges(loop_body, addresses, restrict, machine) -> tuple[list[Edge], 
                 add(x, y, 0)
     if any(a.kind == "unknown" for a in addresses.values()):
         notes.append(
-            "some addresses are computed in the loop (not base + stride*i): those accesses are "
-            "assumed to depend on every other access (distance 0 and 1)"
+            _(
+                "some addresses are computed in the loop (not base + stride*i): those accesses are "
+                "assumed to depend on every other access (distance 0 and 1)"
+            )
         )
     return edges, notes
 
@@ -554,7 +582,9 @@ def analyze_loop(
     program = parse(source) if isinstance(source, str) else source
     if not isinstance(program, Program):
         raise LoopError(
-            f"expected loop code (text or a parsed program), got {type(source).__name__}"
+            _("expected loop code (text or a parsed program), got {name}").format(
+                name=type(source).__name__
+            )
         )
     m = get_machine(machine)
     head, tail, label = _find_loop(program)
@@ -566,15 +596,18 @@ def analyze_loop(
     edges = reg_edges + mem_edges
     br = len(body) - 1
     linked = {e.src for e in edges if e.dst == br and e.distance == 0}
-    edges += [Edge(k, br, 0, "CTRL", "branch") for k in range(br) if k not in linked]
+    edges += [Edge(k, br, 0, "CTRL", N_("branch")) for k in range(br) if k not in linked]
     edges.sort(key=lambda e: (e.distance, e.src, e.dst, e.kind, e.on))
     trip, problem = _trip(body, inductions)
     if m.delay_slot:
         notes = [
             *notes,
-            f"{m.name} has a branch delay slot, which loops do not model: the loop is analysed, "
-            "scheduled, run and timed as if its branch had none (list scheduling fills a "
-            "block's slot: lecturekit.target.deps.fill_delay_slot)",
+            _(
+                "{name} has a branch delay slot, which loops do not model: the loop is "
+                "analysed, scheduled, run and timed as if its branch had none (list "
+                "scheduling fills a block's slot: "
+                "lecturekit.target.deps.fill_delay_slot)"
+            ).format(name=m.name),
         ]
     return Loop(
         program=program,
@@ -632,7 +665,7 @@ def expand(loop: Loop, iterations: int, renamed: bool = False) -> Graph:
                 add(r * n + e.src, (r + e.distance) * n + e.dst, e.latency, e.kind, e.on)
         if r + 1 < iterations:
             for k in range(n):
-                add(r * n + n - 1, (r + 1) * n + k, 0, "CTRL", "branch")
+                add(r * n + n - 1, (r + 1) * n + k, 0, "CTRL", N_("branch"))
     edges = sorted(binding.values(), key=lambda e: (e.src, e.dst))
     return Graph(
         ops, edges, units=dict(g.units), issue_width=g.issue_width, earliest=g.earliest, name=g.name

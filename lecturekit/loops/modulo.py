@@ -50,10 +50,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..core.graph import Edge, Graph
+from ..core.graph import Edge, Graph, describe_dependence
 from ..core.schedule import Schedule
 from ..core.verify import verify, violations
 from ..errors import ScheduleError
+from ..language import N_, _, display_width, ljust
 from ..target.machine import Machine
 from .mii import (
     ISSUE,
@@ -109,8 +110,10 @@ class _Occupancy:
             excess = len(holders) + k - self.capacity[cell[0]]
             for h in sorted(holders, key=order)[: max(0, excess)]:
                 gone.add(h)
-                where = "issue slot" if cell[0] == ISSUE else f"unit {cell[0]}"
-                out.append((h, f"{where}, row {cell[1]}"))
+                where = (
+                    _("issue slot") if cell[0] == ISSUE else _("unit {unit}").format(unit=cell[0])
+                )
+                out.append((h, _("{where}, row {row}").format(where=where, row=cell[1])))
         return out
 
     def add(self, op: int, t: int) -> None:
@@ -152,13 +155,13 @@ class ReservationTable:
 
     def text(self) -> str:
         """The table as text (``I3/s1``: instruction I3, stage 1)."""
-        heads = ["row"] + [f"{c} (×{cap})" if cap > 1 else c for c, cap in self.columns]
+        heads = [_("row")] + [f"{c} (×{cap})" if cap > 1 else c for c, cap in self.columns]
         body = [[str(r)] + row for r, row in enumerate(self.rows())]
-        widths = [max(len(x[i]) for x in [heads] + body) for i in range(len(heads))]
-        lines = ["  ".join(h.ljust(w) for h, w in zip(heads, widths, strict=True)).rstrip()]
+        widths = [max(display_width(x[i]) for x in [heads] + body) for i in range(len(heads))]
+        lines = ["  ".join(ljust(h, w) for h, w in zip(heads, widths, strict=True)).rstrip()]
         lines.append("  ".join("-" * w for w in widths))
         for r in body:
-            lines.append("  ".join(x.ljust(w) for x, w in zip(r, widths, strict=True)).rstrip())
+            lines.append("  ".join(ljust(x, w) for x, w in zip(r, widths, strict=True)).rstrip())
         return "\n".join(lines)
 
 
@@ -246,23 +249,28 @@ def _attempt(
                 ModuloStep(
                     "give-up",
                     ii,
-                    f"II = {ii}: budget of {budget} placements used up with "
-                    f"{len(todo)} operation(s) unplaced: try II = {ii + 1}",
+                    _(
+                        "II = {ii}: budget of {budget} placements used up with {n} "
+                        "operation(s) unplaced: try II = {next}"
+                    ).format(ii=ii, budget=budget, n=len(todo), next=ii + 1),
                     placed=snap(time),
                 )
             )
             return None
         op = max(todo, key=lambda i: (height[i], -i))
-        earliest, why = 0, "no placed predecessor"
+        earliest, why = 0, _("no placed predecessor")
         for e in preds[op]:
             if e.src in time:
                 t = time[e.src] + e.latency - ii * e.distance
                 if t > earliest:
                     lag = f" - {ii}×{e.distance}" if e.distance else ""
                     earliest = t
-                    why = (
-                        f"{e.kind} on {e.on} from {label(e.src)} "
-                        f"(cycle {time[e.src]} + {e.latency}{lag})"
+                    why = _("{dependence} from {op} (cycle {time} + {latency}{lag})").format(
+                        dependence=describe_dependence(e.kind, e.on),
+                        op=label(e.src),
+                        time=time[e.src],
+                        latency=e.latency,
+                        lag=lag,
                     )
         slot = next((t for t in range(earliest, earliest + ii) if occ.fits(op, t)), None)
         forced = slot is None
@@ -280,24 +288,36 @@ def _attempt(
                 evicted.append(
                     (
                         e.dst,
-                        f"{e.kind} on {e.on} needs it at cycle >= "
-                        f"{slot + e.latency - ii * e.distance}",
+                        _("{dependence} needs it at cycle >= {cycle}").format(
+                            dependence=describe_dependence(e.kind, e.on),
+                            cycle=slot + e.latency - ii * e.distance,
+                        ),
                     )
                 )
                 unplace(e.dst)
         for e in preds[op]:
             if e.src in time and e.src != op and slot < time[e.src] + e.latency - ii * e.distance:
-                evicted.append((e.src, f"{e.kind} on {e.on} to {label(op)} broken"))
+                evicted.append(
+                    (
+                        e.src,
+                        _("{dependence} to {op} broken").format(
+                            dependence=describe_dependence(e.kind, e.on), op=label(op)
+                        ),
+                    )
+                )
                 unplace(e.src)
         used += 1
-        msg = (
-            f"II = {ii}: place {label(op)} (height {height[op]}) at cycle {slot}; "
-            f"earliest {earliest}: {why}"
-        )
+        msg = _(
+            "II = {ii}: place {op} (height {height}) at cycle {slot}; earliest {earliest}: {why}"
+        ).format(ii=ii, op=label(op), height=height[op], slot=slot, earliest=earliest, why=why)
         if forced:
-            msg += f"; no free row in cycles {earliest}..{earliest + ii - 1}, so it is forced in"
+            msg = _(
+                "{message}; no free row in cycles {earliest}..{last}, so it is forced in"
+            ).format(message=msg, earliest=earliest, last=earliest + ii - 1)
         if evicted:
-            msg += "; evicts " + ", ".join(f"{label(k)} ({w})" for k, w in evicted)
+            msg = _("{message}; evicts {ops}").format(
+                message=msg, ops=", ".join(f"{label(k)} ({w})" for k, w in evicted)
+            )
         steps.append(ModuloStep("place", ii, msg, op, slot, earliest, evicted, snap(time), forced))
     return time
 
@@ -358,19 +378,25 @@ def iterative_modulo_schedule(
     if deadline is None:
         deadline = _deadline(time_limit)
     if not graph.ops:
-        raise ScheduleError("the loop has no operations to schedule")
+        raise ScheduleError(_("the loop has no operations to schedule"))
     graph.check_acyclic()
     bound = max(res_mii(graph), rec_mii(graph, deadline), 1)
     ii = bound if ii is None else ii
     if ii < 1:
-        raise ScheduleError(f"initiation interval must be at least 1, got {ii}")
+        raise ScheduleError(_("initiation interval must be at least 1, got {ii}").format(ii=ii))
     budget = max(1, budget_ratio) * len(graph.ops)
     last_ii, fallback = _fallback(graph)
     steps: list[ModuloStep] = []
     timed_out = False
     while True:
         steps.append(
-            ModuloStep("ii", ii, f"try II = {ii} (MII = {bound}); budget {budget} placements")
+            ModuloStep(
+                "ii",
+                ii,
+                _("try II = {ii} (MII = {bound}); budget {budget} placements").format(
+                    ii=ii, bound=bound, budget=budget
+                ),
+            )
         )
         time = None
         if ii >= bound:
@@ -384,22 +410,32 @@ def iterative_modulo_schedule(
                     ModuloStep(
                         "give-up",
                         ii,
-                        f"time limit reached: stop searching; use one iteration's list schedule "
-                        f"at II = {ii} (best found, not the smallest II possible)",
+                        _(
+                            "time limit reached: stop searching; use one iteration's list schedule "
+                            "at II = {ii} (best found, not the smallest II possible)"
+                        ).format(ii=ii),
                         placed=dict(time) if len(graph.ops) <= SNAPSHOT_OPS else {},
                     )
                 )
                 break
         else:
-            steps.append(ModuloStep("give-up", ii, f"II = {ii} is below MII = {bound}: impossible"))
+            steps.append(
+                ModuloStep(
+                    "give-up",
+                    ii,
+                    _("II = {ii} is below MII = {bound}: impossible").format(ii=ii, bound=bound),
+                )
+            )
         if time is None and ii >= last_ii:
             time = fallback
             steps.append(
                 ModuloStep(
                     "place",
                     ii,
-                    f"II = {ii}: the iterations no longer need to overlap; use one iteration's "
-                    "list schedule",
+                    _(
+                        "II = {ii}: the iterations no longer need to overlap; use one "
+                        "iteration's list schedule"
+                    ).format(ii=ii),
                     placed=dict(time),
                 )
             )
@@ -408,7 +444,7 @@ def iterative_modulo_schedule(
         ii += 1
     first = min(time.values())
     start = [time[k] - first for k in range(len(graph.ops))]
-    sched = Schedule(graph, start, algorithm="iterative modulo", ii=ii)
+    sched = Schedule(graph, start, algorithm=N_("iterative modulo"), ii=ii)
     verify(graph, sched, ii=ii)
     placements = sum(1 for s in steps if s.kind == "place")
     evictions = sum(len(s.evicted) for s in steps)
@@ -417,8 +453,10 @@ def iterative_modulo_schedule(
         ModuloStep(
             "done",
             ii,
-            f"schedule found at II = {ii} (MII = {bound}) after {placements} placement(s) and "
-            f"{evictions} eviction(s)",
+            _(
+                "schedule found at II = {ii} (MII = {bound}) after {placements} "
+                "placement(s) and {evictions} eviction(s)"
+            ).format(ii=ii, bound=bound, placements=placements, evictions=evictions),
             placed={k: t for k, t in enumerate(start)},
         )
     )
@@ -572,7 +610,9 @@ def modulo_schedule(
     (renamed, so the pointer may need modulo variable expansion).
     """
     if keep_war not in (True, False, "auto"):
-        raise ScheduleError(f"keep_war must be True, False or 'auto', got {keep_war!r}")
+        raise ScheduleError(
+            _("keep_war must be True, False or 'auto', got {keep_war!r}").format(keep_war=keep_war)
+        )
     deadline = _deadline(time_limit)  # one limit for everything below
     loop = analyze_loop(source, machine, restrict=restrict)
     free = loop.graph(renamed=True)
@@ -617,10 +657,12 @@ def modulo_schedule(
     if len(options) == 2:
         kept = graph is options[0][0]
         notes.append(
-            "register WAR dependences within an iteration were kept (same II, shorter lifetimes)"
+            _("register WAR dependences within an iteration were kept (same II, shorter lifetimes)")
             if kept
-            else f"register WAR dependences within an iteration were dropped: keeping them "
-            f"would need II = {options[0][1].ii}"
+            else _(
+                "register WAR dependences within an iteration were dropped: keeping "
+                "them would need II = {ii}"
+            ).format(ii=options[0][1].ii)
         )
     result = ModuloResult(
         loop=loop,
@@ -661,26 +703,35 @@ def _smallest_ii(free: Graph, graph: Graph, sched: Schedule, trace, mii: int, de
         try:
             start, nodes = modulo_schedule_at(free, ii, deadline=deadline)
         except _OutOfTime:
-            notes.append(f"II = {ii} not decided within the time limit: II = {sched.ii} is the "
-                         "best found, not proven the smallest")  # fmt: skip
+            notes.append(_(
+                "II = {ii} not decided within the time limit: II = {ii2} is the best "
+                "found, not proven the smallest"
+            ).format(ii=ii, ii2=sched.ii))  # fmt: skip
             return graph, sched, trace, False, notes
         if start is None:
-            notes.append(f"II = {ii} is impossible (exact search over the table's rows, "
-                         f"{nodes} nodes)")  # fmt: skip
+            notes.append(_(
+                "II = {ii} is impossible (exact search over the table's rows, {nodes} "
+                "nodes)"
+            ).format(ii=ii, nodes=nodes))  # fmt: skip
             continue
-        exact = Schedule(free, start, algorithm="exact modulo", ii=ii)
+        exact = Schedule(free, start, algorithm=N_("exact modulo"), ii=ii)
         exact.info.update(mii=mii, timed_out=False, nodes=nodes)
         notes.append(
-            f"iterative modulo scheduling stopped at II = {sched.ii}; the exact search found "
-            f"II = {ii} "
-            f"({nodes} nodes)"
+            _(
+                "iterative modulo scheduling stopped at II = {ii}; the exact search "
+                "found II = {ii2} ({nodes} nodes)"
+            ).format(ii=sched.ii, ii2=ii, nodes=nodes)
         )
         steps = [
-            ModuloStep("ii", ii, f"exact search at II = {ii} (MII = {mii})"),
+            ModuloStep(
+                "ii", ii, _("exact search at II = {ii} (MII = {mii})").format(ii=ii, mii=mii)
+            ),
             ModuloStep(
                 "done",
                 ii,
-                f"schedule found at II = {ii} by the exact search ({nodes} nodes)",
+                _("schedule found at II = {ii} by the exact search ({nodes} nodes)").format(
+                    ii=ii, nodes=nodes
+                ),
                 placed=dict(enumerate(start)),
             ),
         ]
@@ -715,21 +766,42 @@ class IIReport:
             have = self.ii * b.capacity
             if b.resource == ISSUE:
                 out.append(
-                    f"issue slots: {b.uses} instructions per iteration, but {self.ii} row(s) × "
-                    f"{b.capacity} slot(s) = {have}: some row overflows (needs II >= {b.bound})"
+                    _(
+                        "issue slots: {uses} instructions per iteration, but {ii} row(s) × "
+                        "{capacity} slot(s) = {have}: some row overflows (needs II >= {bound})"
+                    ).format(uses=b.uses, ii=self.ii, capacity=b.capacity, have=have, bound=b.bound)
                 )
             else:
                 out.append(
-                    f"unit {b.resource}: busy {b.uses} cycle(s) per iteration, but {self.ii} "
-                    f"row(s) × {b.capacity} = {have}: some row overflows (needs II >= {b.bound})"
+                    _(
+                        "unit {resource}: busy {uses} cycle(s) per iteration, but {ii} row(s) "
+                        "× {capacity} = {have}: some row overflows (needs II >= {bound})"
+                    ).format(
+                        resource=b.resource,
+                        uses=b.uses,
+                        ii=self.ii,
+                        capacity=b.capacity,
+                        have=have,
+                        bound=b.bound,
+                    )
                 )
         for r in self.recurrences:
             path = " -> ".join(graph.label(i) for i in (*r.ops, r.ops[0]))
             via = ", ".join(f"{e.kind} {e.on}" for e in r.edges)
             out.append(
-                f"recurrence {path} ({via}): latency {r.latency} must pass within {r.distance} "
-                f"iteration(s) = {r.distance}×{self.ii} = {r.distance * self.ii} cycles "
-                f"(needs II >= {r.bound})"
+                _(
+                    "recurrence {path} ({via}): latency {latency} must pass within "
+                    "{distance} iteration(s) = {distance}×{ii} = {cycles} cycles (needs II "
+                    ">= {bound})"
+                ).format(
+                    path=path,
+                    via=via,
+                    latency=r.latency,
+                    distance=r.distance,
+                    ii=self.ii,
+                    cycles=r.distance * self.ii,
+                    bound=r.bound,
+                )
             )
         if self.scheduler:
             out.append(self.scheduler)
@@ -739,7 +811,9 @@ class IIReport:
 def explain_ii(result: ModuloResult, ii: int) -> IIReport:
     """Why ``ii`` does or does not work for the loop of ``result`` (computed, for the II slider)."""
     if not isinstance(ii, int) or isinstance(ii, bool) or ii < 1:
-        raise ScheduleError(f"initiation interval must be a positive integer, got {ii!r}")
+        raise ScheduleError(
+            _("initiation interval must be a positive integer, got {ii!r}").format(ii=ii)
+        )
     g = result.bounds_graph or result.graph
     res = [b for b in result.resources if b.bound > ii]
     recs = [r for r in result.recurrences if r.bound > ii]
@@ -750,24 +824,33 @@ def explain_ii(result: ModuloResult, ii: int) -> IIReport:
     feasible = not res and not recs
     if feasible:
         if ii >= result.ii:
-            scheduler = f"II = {ii} works: the scheduler found a schedule at II = {result.ii}"
+            scheduler = _("II = {ii} works: the scheduler found a schedule at II = {ii2}").format(
+                ii=ii, ii2=result.ii
+            )
             if ii > result.ii:
-                scheduler += " (a larger II only wastes cycles)"
+                scheduler = _("{message} (a larger II only wastes cycles)").format(
+                    message=scheduler
+                )
         else:
             steps: list[ModuloStep] = []
             budget = 6 * len(g.ops)
             found = _attempt(g, ii, budget, steps)
             if found is not None:
-                scheduler = f"II = {ii} works (a schedule exists)"
+                scheduler = _("II = {ii} works (a schedule exists)").format(ii=ii)
             else:
                 feasible = False
                 evictions = sum(len(s.evicted) for s in steps)
-                scheduler = (
-                    f"scheduler: no schedule found at II = {ii} within its budget of {budget} "
-                    f"placements ({evictions} evictions); MII = {result.mii} is only a lower bound"
-                )
+                scheduler = _(
+                    "scheduler: no schedule found at II = {ii} within its budget of "
+                    "{budget} placements ({evictions} evictions); MII = {mii} is only a "
+                    "lower bound"
+                ).format(ii=ii, budget=budget, evictions=evictions, mii=result.mii)
     folded = reservation_table(result.graph, result.schedule.start, ii, g.earliest)
-    broken = [v for v in violations(result.graph, result.schedule.start, ii) if "row" not in v]
+    broken = [  # what the folded schedule breaks besides the rows' resources
+        text
+        for kind, text in violations(result.graph, result.schedule.start, ii, kinds=True)
+        if kind not in ("issue", "unit")
+    ]
     return IIReport(ii, feasible, res, recs, scheduler, folded, broken)
 
 

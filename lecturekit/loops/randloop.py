@@ -144,7 +144,7 @@ def random_loop(
         lines.insert(rng.randrange(len(lines) + 1), f"addi ${p}, ${p}, {steps[p]}")
     if exit_kind == "count":
         lines.insert(rng.randrange(len(lines) + 1), "addi $s7, $s7, -1")
-        lines.append("bnez $s7, loop")
+        lines.append("bnez $s7, loop")  # i18n: not shown (code)
     else:
         lines.append(f"{exit_kind}  $s1, $s3, loop")
     lines[0] = "loop: " + lines[0]

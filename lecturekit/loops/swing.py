@@ -63,6 +63,7 @@ from ..core.graph import Graph
 from ..core.schedule import Schedule
 from ..core.verify import verify
 from ..errors import ScheduleError
+from ..language import N_, _
 from .mii import _clock, _deadline, rec_mii, res_mii
 from .modulo import SNAPSHOT_OPS, ModuloStep, _fallback, _Occupancy
 
@@ -266,7 +267,7 @@ def _swing(graph: Graph, ii: int) -> tuple[list[int], list[int]]:
     # ASAP / ALAP over the edges within an iteration (SMS ignores the back edges here)
     intra = [(e.src, e.dst, e.latency) for e in graph.edges if not e.distance and e.src != e.dst]
     asap = [0] * n
-    for _ in range(n):
+    for _unused in range(n):
         changed = False
         for s, d, lat in intra:
             if asap[s] + lat > asap[d]:
@@ -275,7 +276,7 @@ def _swing(graph: Graph, ii: int) -> tuple[list[int], list[int]]:
         if not changed:
             break
     height = [op.tail for op in graph.ops]
-    for _ in range(n):
+    for _unused in range(n):
         changed = False
         for s, d, lat in intra:
             if height[d] + lat > height[s]:
@@ -369,33 +370,44 @@ def _window(op: int, ii: int, time: dict, preds: list, succs: list, asap: int):
         early_in = [t for e, t in zip(tight_p, early_in, strict=True) if not e.distance]
         late_in = [t for e, t in zip(tight_s, late_in, strict=True) if not e.distance]
         if hi < lo:
-            return range(0), f"between {lo} and {hi}: empty"
+            return range(0), _("between {lo} and {hi}: empty").format(lo=lo, hi=hi)
         if early_in or not late_in:
             if not early_in:  # only loose neighbours: near ASAP within the window
                 return _around(min(max(asap, lo), hi), lo, hi, ii), (
-                    f"between {lo} and {hi} (neighbours only across iterations), near ASAP {asap}"
+                    _(
+                        "between {lo} and {hi} (neighbours only across iterations), near ASAP "
+                        "{asap}"
+                    ).format(lo=lo, hi=hi, asap=asap)
                 )
-            return range(lo, min(hi, lo + ii - 1) + 1), f"between {lo} and {hi}"
+            return range(lo, min(hi, lo + ii - 1) + 1), _("between {lo} and {hi}").format(
+                lo=lo, hi=hi
+            )
         return range(hi, max(lo, hi - ii + 1) - 1, -1), (
-            f"between {lo} and {hi}, down from the successors in its iteration"
+            _("between {lo} and {hi}, down from the successors in its iteration").format(
+                lo=lo, hi=hi
+            )
         )
     if lo is not None:
         if early_in:
-            return range(lo, lo + ii), f"as early as its predecessors allow ({lo})"
+            return range(lo, lo + ii), _("as early as its predecessors allow ({lo})").format(lo=lo)
         start = max(asap, lo)
         return range(start, start + ii), (
-            f"predecessors only through memory across iterations (from {lo}): "
-            f"from ASAP {asap} or later"
+            _(
+                "predecessors only through memory across iterations (from {lo}): from "
+                "ASAP {asap} or later"
+            ).format(lo=lo, asap=asap)
         )
     if hi is not None:
         if late_in:
-            return range(hi, hi - ii, -1), f"as late as its successors allow ({hi})"
+            return range(hi, hi - ii, -1), _("as late as its successors allow ({hi})").format(hi=hi)
         start = min(asap, hi)
         return range(start, start - ii, -1), (
-            f"successors only through memory across iterations (until {hi}): "
-            f"from ASAP {asap} or earlier"
+            _(
+                "successors only through memory across iterations (until {hi}): from "
+                "ASAP {asap} or earlier"
+            ).format(hi=hi, asap=asap)
         )
-    return range(asap, asap + ii), f"no placed neighbour: from ASAP {asap}"
+    return range(asap, asap + ii), _("no placed neighbour: from ASAP {asap}").format(asap=asap)
 
 
 def _around(a: int, lo: int, hi: int, ii: int) -> list[int]:
@@ -420,8 +432,8 @@ def _place_all(
     occ = _Occupancy(graph, ii)
     time: dict[int, int] = {}
     snap = (lambda d: dict(d)) if n <= SNAPSHOT_OPS else (lambda d: {})
-    preds = [[] for _ in range(n)]
-    succs = [[] for _ in range(n)]
+    preds = [[] for _unused in range(n)]
+    succs = [[] for _unused in range(n)]
     for e in graph.edges:
         if e.src != e.dst:
             preds[e.dst].append(e)
@@ -436,7 +448,9 @@ def _place_all(
                 ModuloStep(
                     "give-up",
                     ii,
-                    f"II = {ii}: no free row for {label(op)} ({how}): try II = {ii + 1}",
+                    _("II = {ii}: no free row for {op} ({how}): try II = {next}").format(
+                        ii=ii, op=label(op), how=how, next=ii + 1
+                    ),
                     op=op,
                     placed=snap(time),
                 )
@@ -448,7 +462,9 @@ def _place_all(
             ModuloStep(
                 "place",
                 ii,
-                f"II = {ii}: place {label(op)} at cycle {slot}, {how}",
+                _("II = {ii}: place {op} at cycle {slot}, {how}").format(
+                    ii=ii, op=label(op), slot=slot, how=how
+                ),
                 op=op,
                 time=slot,
                 placed=snap(time),
@@ -467,19 +483,27 @@ def swing_modulo_schedule(
     the iterative scheduler."""
     deadline = _deadline(time_limit)
     if not graph.ops:
-        raise ScheduleError("the loop has no operations to schedule")
+        raise ScheduleError(_("the loop has no operations to schedule"))
     graph.check_acyclic()
     bound = max(res_mii(graph), rec_mii(graph), 1)
     ii = bound if ii is None else ii
     if isinstance(ii, bool) or not isinstance(ii, int) or ii < 1:
-        raise ScheduleError(f"initiation interval must be a whole number >= 1, got {ii!r}")
+        raise ScheduleError(
+            _("initiation interval must be a whole number >= 1, got {ii!r}").format(ii=ii)
+        )
     last_ii, fallback = _fallback(graph)
     steps: list[ModuloStep] = []
     timed_out = False
     order: list[int] = []
     while True:
         if ii < bound:
-            steps.append(ModuloStep("give-up", ii, f"II = {ii} is below MII = {bound}: impossible"))
+            steps.append(
+                ModuloStep(
+                    "give-up",
+                    ii,
+                    _("II = {ii} is below MII = {bound}: impossible").format(ii=ii, bound=bound),
+                )
+            )
             ii += 1
             continue
         order, asap = _swing(graph, ii)
@@ -487,8 +511,9 @@ def swing_modulo_schedule(
             ModuloStep(
                 "ii",
                 ii,
-                f"try II = {ii} (MII = {bound}); swing order "
-                + " ".join(graph.label(k) for k in order),
+                _("try II = {ii} (MII = {bound}); swing order {order}").format(
+                    ii=ii, bound=bound, order=" ".join(graph.label(k) for k in order)
+                ),
             )
         )
         time = _place_all(graph, ii, order, asap, steps, deadline)
@@ -500,7 +525,9 @@ def swing_modulo_schedule(
                 ModuloStep(
                     "give-up",
                     ii,
-                    f"time limit reached: use one iteration's list schedule at II = {ii}",
+                    _("time limit reached: use one iteration's list schedule at II = {ii}").format(
+                        ii=ii
+                    ),
                 )
             )
             break
@@ -510,8 +537,10 @@ def swing_modulo_schedule(
                 ModuloStep(
                     "place",
                     ii,
-                    f"II = {ii}: the iterations no longer need to overlap; use one iteration's "
-                    "list schedule",
+                    _(
+                        "II = {ii}: the iterations no longer need to overlap; use one "
+                        "iteration's list schedule"
+                    ).format(ii=ii),
                 )
             )
         if time is not None:
@@ -519,14 +548,14 @@ def swing_modulo_schedule(
         ii += 1
     first = min(time.values())
     start = [time[k] - first for k in range(len(graph.ops))]
-    sched = Schedule(graph, start, algorithm="swing modulo", ii=ii)
+    sched = Schedule(graph, start, algorithm=N_("swing modulo"), ii=ii)
     verify(graph, sched, ii=ii)
     sched.info.update(mii=bound, order=order, timed_out=timed_out)
     steps.append(
         ModuloStep(
             "done",
             ii,
-            f"schedule found at II = {ii} (MII = {bound})",
+            _("schedule found at II = {ii} (MII = {bound})").format(ii=ii, bound=bound),
             placed=dict(enumerate(start)),
         )
     )

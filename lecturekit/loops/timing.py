@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..asm import Program, format_instruction, parse
+from ..language import _
 from ..target.pipeline import simulate
 from .interp import MAX_STEPS, run
 
@@ -45,7 +46,9 @@ def measure(
     stream = result.executed
     if len(stream) > MAX_STREAM:
         raise LectureKitError(
-            f"the run executes {len(stream)} instructions; timing is limited to {MAX_STREAM}"
+            _("the run executes {n_stream} instructions; timing is limited to {max_stream}").format(
+                n_stream=len(stream), max_stream=MAX_STREAM
+            )
         )
     lines = []
     for k in stream:

@@ -53,6 +53,7 @@ from ..core.evaluate import evaluate
 from ..core.graph import Graph
 from ..core.schedule import Schedule
 from ..errors import LectureKitError
+from ..language import _, ngettext
 from .codegen import Names, isa_lines, program_registers, render, source_lines
 from .model import Loop, LoopError, analyze_loop, expand
 
@@ -84,7 +85,9 @@ def steady_state(loop: Loop, passes: int = 6) -> SteadyState:
     machine (:func:`lecturekit.core.evaluate` on :func:`~lecturekit.loops.model.expand`): the
     hardware interlocks on every dependence, including those between iterations."""
     if passes < 3:
-        raise LectureKitError(f"steady_state needs at least 3 passes, got {passes}")
+        raise LectureKitError(
+            _("steady_state needs at least 3 passes, got {passes}").format(passes=passes)
+        )
     g = expand(loop, passes, renamed=False)
     n = len(loop)
     s = evaluate(g, list(range(len(g.ops))))
@@ -226,10 +229,15 @@ class Motion:
     def describe(self) -> str:
         what = "; ".join(f"{a.strip()} -> {b.strip()}" for a, b in self.rewritten)
         n = len(self.rewritten)
-        return (
-            f"induction-variable motion: addi ${self.register}, ${self.register}, {self.step} "
-            f"moved above {n} access{'es' if n != 1 else ''} through ${self.register}, "
-            f"offsets rewritten by {-self.step:+d}: {what}"
+        text = ngettext(
+            "induction-variable motion: addi ${register}, ${register}, {step} moved above "
+            "{n} access through ${register}, offsets rewritten by {offset:+d}: {what}",
+            "induction-variable motion: addi ${register}, ${register}, {step} moved above "
+            "{n} accesses through ${register}, offsets rewritten by {offset:+d}: {what}",
+            n,
+        )
+        return text.format(
+            register=self.register, step=self.step, n=n, offset=-self.step, what=what
         )
 
     def to_dict(self) -> dict:
@@ -283,7 +291,7 @@ def _with_motion(label, body, br_line, origins, loop, k, restrict, scheduler, ti
             if ins.srcs == (r,) and ins.imm == k * ivs[r].step:
                 updates[i] = (r, k * ivs[r].step)
     free: dict[int, set[int]] = {u: set() for u in updates}
-    for u, (r, _) in updates.items():
+    for u, (r, _unused) in updates.items():
         for i, ins in enumerate(draft):
             if i == u or ins.mem is None or ins.mem.base != r:
                 continue
@@ -370,20 +378,34 @@ def unroll(
     ``False`` keeps every update after the accesses, the lecture's slide form.
     """
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise LoopError(f"the unroll factor must be a positive integer, got {k!r}")
+        raise LoopError(_("the unroll factor must be a positive integer, got {k!r}").format(k=k))
     if k > MAX_FACTOR:
-        raise LoopError(f"the unroll factor must be at most {MAX_FACTOR}, got {k:,}")
+        raise LoopError(
+            _("the unroll factor must be at most {max_factor}, got {k:,}").format(
+                max_factor=MAX_FACTOR, k=k
+            )
+        )
     if scheduler not in ("list", "optimal", "auto"):
-        raise LoopError(f"unknown scheduler {scheduler!r}; choose list, optimal or auto")
+        raise LoopError(
+            _("unknown scheduler {scheduler!r}; choose list, optimal or auto").format(
+                scheduler=scheduler
+            )
+        )
     loop = analyze_loop(source, machine, restrict=restrict)
     if k * len(loop) > MAX_UNROLLED:
         raise LoopError(
-            f"unrolling {len(loop)} instructions {k} times gives {k * len(loop):,}; at most "
-            f"{MAX_UNROLLED:,} are scheduled (use a smaller factor)"
+            _(
+                "unrolling {n} instructions {k} times gives {total:,}; at most "
+                "{max_unrolled:,} are scheduled (use a smaller factor)"
+            ).format(n=len(loop), k=k, total=k * len(loop), max_unrolled=MAX_UNROLLED)
         )
     trip = loop.trip
     if k > 1 and trip is None:
-        raise LoopError(f"cannot unroll: the trip count is unknown: {loop.trip_problem}")
+        raise LoopError(
+            _("cannot unroll: the trip count is unknown: {trip_problem}").format(
+                trip_problem=loop.trip_problem
+            )
+        )
     regs = Names(program_registers(loop.program) | {"zero"})
     labels = Names(loop.program.labels)
     body, origins = _unroll_body(loop, k, regs, rename)
@@ -419,14 +441,17 @@ def unroll(
         l_main = labels.fresh(f"{loop.label}_main")
         l_exit = labels.fresh(f"{loop.label}_exit")
         l_clamp = labels.fresh(f"{loop.label}_count")
-        loop_code.append(f"    # unrolled {k}x: N mod {k} iterations first, then N div {k} passes")
+        loop_code.append(
+            "    # "
+            + _("unrolled {k}x: N mod {k} iterations first, then N div {k} passes").format(k=k)
+        )
         loop_code += [
             f"    {x}" if not x.endswith(":") else x for x in trip.code(trip_reg, cond, l_clamp)
         ]
         loop_code += [
             f"    divi  ${kiters}, ${trip_reg}, {k}",
             f"    muli  ${rest}, ${kiters}, {k}",
-            f"    sub   ${rest}, ${trip_reg}, ${rest}    # N mod {k}",
+            f"    sub   ${rest}, ${trip_reg}, ${rest}    # N mod {k}",  # i18n: as is
             f"    beqz  ${rest}, {l_main}",
             f"{l_rest}:",
             *source_lines([replace(ins, labels=()) for ins in loop.body[:-1]]),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ..errors import LectureKitError
+from ..language import _
 
 _LABEL_LINE = re.compile(r"^([A-Za-z_.$][A-Za-z0-9_.$]*):")
 
@@ -45,12 +46,14 @@ def function_body(asm: str, name: str | None = None) -> str:
     """The text of function ``name`` (default: the first one)."""
     funcs = functions(asm)
     if not funcs:
-        raise LectureKitError("no function found in the assembly (no '.type NAME,@function')")
+        raise LectureKitError(_("no function found in the assembly (no '.type NAME,@function')"))
     if name is None:
         return next(iter(funcs.values()))
     if name not in funcs:
         raise LectureKitError(
-            f"no function {name!r} in the assembly; functions: {', '.join(funcs)}"
+            _("no function {name!r} in the assembly; functions: {join}").format(
+                name=name, join=", ".join(funcs)
+            )
         )
     return funcs[name]
 
@@ -177,7 +180,7 @@ def loop_body(asm: str, function: str | None = None) -> str:
     lines = [ln for ln in text.splitlines() if ln.strip()]
     spans = _loop_spans(lines)
     if not spans:
-        raise LectureKitError("no loop found (no branch back to a label above it)")
+        raise LectureKitError(_("no loop found (no branch back to a label above it)"))
     i, j = min(spans, key=lambda s: (s[1] - s[0], s[0]))
     return "\n".join(lines[i : j + 1]) + "\n"
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import LectureKitError
+from ..language import _
 from . import real
 
 CORPUS_DIR = Path(__file__).resolve().parent.parent / "data" / "corpus"
@@ -69,14 +70,20 @@ def saved_asm(source: str, build: str) -> str:
     """The saved compiler output of one kernel file for one build."""
     path = ASM_DIR / f"{source}.{build}.s"
     if not path.is_file():
-        raise LectureKitError(f"no saved output {path.name} (sources: {', '.join(sources())})")
+        raise LectureKitError(
+            _("no saved output {name} (sources: {join})").format(
+                name=path.name, join=", ".join(sources())
+            )
+        )
     return path.read_text(encoding="utf-8")
 
 
 def command(source: str, build: str) -> list[str]:
     """The command that compiles ``source`` for ``build`` (with the installed tool)."""
     if build not in BUILDS:
-        raise LectureKitError(f"unknown build {build!r}; builds: {', '.join(BUILDS)}")
+        raise LectureKitError(
+            _("unknown build {build!r}; builds: {join}").format(build=build, join=", ".join(BUILDS))
+        )
     tool, flags = BUILDS[build]
     return [real.find_tool(tool), *flags, str(sources()[source]), "-o", "-"]
 
@@ -87,7 +94,11 @@ def compile_source(source: str, build: str) -> str:
         command(source, build), capture_output=True, timeout=300, encoding="utf-8", errors="replace"
     )
     if proc.returncode != 0:
-        raise real.ToolFailedError(f"{build} on {source}.c failed: {proc.stderr.strip()[:400]}")
+        raise real.ToolFailedError(
+            _("{build} on {source}.c failed: {strip}").format(
+                build=build, source=source, strip=proc.stderr.strip()[:400]
+            )
+        )
     return proc.stdout
 
 
@@ -182,7 +193,9 @@ def saved_mca(block: Block, cpu: str) -> real.McaResult:
     try:
         d = data["blocks"][block.name][cpu]
     except KeyError:
-        raise LectureKitError(f"no saved llvm-mca result for {block.name} on {cpu}") from None
+        raise LectureKitError(
+            _("no saved llvm-mca result for {name} on {cpu}").format(name=block.name, cpu=cpu)
+        ) from None
     return real.McaResult(
         cpu=cpu,
         cycles=d["cycles"],

@@ -48,6 +48,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
+from ..language import N_, _
+
 if TYPE_CHECKING:  # networkx loads only when a DiGraph is asked for (to_networkx)
     import networkx as nx
 
@@ -394,19 +396,21 @@ def _delay_slot_edges(program: Program, branches: list[int], edges: list[Edge]) 
         if program[slot].is_branch:
             ins = program[slot]
             raise ScheduleError(
-                f"line {ins.line}: a branch ({ins.text or ins}) in the delay slot of the branch "
-                f"on line {program[j].line}; put a nop or another instruction there"
+                _(
+                    "line {line}: a branch ({text}) in the delay slot of the branch on "
+                    "line {branch_line}; put a nop or another instruction there"
+                ).format(line=ins.line, text=ins.text or ins, branch_line=program[j].line)
             )
         slots.add((j, slot))
         end = branches[b + 1] if b + 1 < len(branches) else n - 1
         linked = successors.get(slot, set())
         edges.extend(
-            Dependence(slot, k, 0, "CTRL", "delay slot")
+            Dependence(slot, k, 0, "CTRL", N_("delay slot"))
             for k in range(slot + 1, end + 1)
             if k not in linked
         )
     edges[:] = [e for e in edges if not (e.kind == "CTRL" and (e.src, e.dst) in slots)]
-    edges.extend(Dependence(j, slot, 0, "CTRL", "delay slot") for j, slot in sorted(slots))
+    edges.extend(Dependence(j, slot, 0, "CTRL", N_("delay slot")) for j, slot in sorted(slots))
 
 
 def analyze(program: Program | str, machine: Machine | str | None = None) -> DependenceGraph:
@@ -443,12 +447,14 @@ def analyze(program: Program | str, machine: Machine | str | None = None) -> Dep
             linked = has_succ_before.get(j, set())
             start = max(previous, 0)  # the previous branch and everything after it
             edges.extend(
-                Dependence(i, j, 0, "CTRL", "branch") for i in range(start, j) if i not in linked
+                Dependence(i, j, 0, "CTRL", N_("branch"))
+                for i in range(start, j)
+                if i not in linked
             )
             end = branches[b + 1] if b + 1 < len(branches) else len(program) - 1
             for k in range(j + 1, end + 1):  # after it, in order (control hazards unmodelled)
                 if not (k == end and program[k].is_branch):  # the next branch adds that edge
-                    edges.append(Dependence(j, k, 0, "CTRL", "branch"))
+                    edges.append(Dependence(j, k, 0, "CTRL", N_("branch")))
             previous = j
         if machine.delay_slot:
             _delay_slot_edges(program, branches, edges)
@@ -531,8 +537,10 @@ def fill_delay_slot(graph, priority: str | Callable = "height", *, lookahead: in
             block,
             None,
             b,
-            f"delay slot of {branch_text}: no instruction before it is independent of the rest "
-            "of the block and of the branch, so a nop fills it",
+            _(
+                "delay slot of {branch}: no instruction before it is independent "
+                "of the rest of the block and of the branch, so a nop fills it"
+            ).format(branch=branch_text),
         )
     best = None
     for i in candidates:
@@ -545,8 +553,17 @@ def fill_delay_slot(graph, priority: str | Callable = "height", *, lookahead: in
         block,
         i,
         b,
-        f"delay slot of {branch_text}: filled from before with {prog[i].text or prog[i]} "
-        f"(line {prog[i].line}; nothing after it, nor the branch, depends on it"
-        + (f"; the best of {len(candidates)} such instructions" if len(candidates) > 1 else "")
-        + ")",
+        (
+            _(
+                "delay slot of {branch}: filled from before with {text} (line {line}; nothing "
+                "after it, nor the branch, depends on it; the best of {n} such instructions)"
+            )
+            if len(candidates) > 1
+            else _(
+                "delay slot of {branch}: filled from before with {text} (line {line}; nothing "
+                "after it, nor the branch, depends on it)"
+            )
+        ).format(
+            branch=branch_text, text=prog[i].text or prog[i], line=prog[i].line, n=len(candidates)
+        ),
     )

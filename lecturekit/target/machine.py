@@ -79,6 +79,7 @@ from pathlib import Path
 
 from ..asm.opcodes import RISCV_OPCODES
 from ..errors import MachineError
+from ..language import N_, _, pgettext
 
 OP_CLASSES = ("alu", "mul", "div", "load", "store", "branch", "nop", "fadd", "fmul", "fdiv")
 #: the issue rules a machine can follow (see the module docstring)
@@ -179,12 +180,18 @@ class Machine:
             opcode = op_class[len(OPCODE_KEY) :]
             if opcode in self.opcodes:
                 return self.opcodes[opcode]
-            raise MachineError(f"machine {self.name!r} has no timing for opcode {opcode!r}")
+            raise MachineError(
+                _("machine {name!r} has no timing for opcode {opcode!r}").format(
+                    name=self.name, opcode=opcode
+                )
+            )
         try:
             return self.ops[op_class]
         except KeyError:
             raise MachineError(
-                f"machine {self.name!r} has no timing for operation class {op_class!r}"
+                _("machine {name!r} has no timing for operation class {op_class!r}").format(
+                    name=self.name, op_class=op_class
+                )
             ) from None
 
     @property
@@ -205,7 +212,11 @@ class Machine:
             total += n
             if s == stage:
                 return total
-        raise MachineError(f"stage {stage!r} is not at or after the read stage of {self.name!r}")
+        raise MachineError(
+            _("stage {stage!r} is not at or after the read stage of {name!r}").format(
+                stage=stage, name=self.name
+            )
+        )
 
     def tail(self, op_class: str) -> int:
         """Cycles from issue to the cycle it leaves the last stage (finish = issue + tail)."""
@@ -288,7 +299,7 @@ class Machine:
         if kind == "WAW":  # 0 when the later write is slower anyway (it may issue alongside)
             same_cycle = 0 if self.llvm_rules else 1
             return max(0, self.write_offset(producer) - self.write_offset(consumer) + same_cycle)
-        raise MachineError(f"unknown dependence kind {kind!r}")
+        raise MachineError(_("unknown dependence kind {kind!r}").format(kind=kind))
 
     def with_options(self, **changes) -> Machine:
         """A copy with some fields changed, e.g. ``m.with_options(forwarding=False)``."""
@@ -300,44 +311,72 @@ class Machine:
 def describe(machine: Machine) -> str:
     """A short text: stages, width, units, and the latency table for the common classes."""
     lines = [
-        f"machine {machine.name}: {' '.join(machine.stages)}; issue width {machine.issue_width}; "
-        f"forwarding {'on' if machine.forwarding else 'off'}",
-        "units: " + ", ".join(f"{u}×{n}" for u, n in machine.units.items()),
+        _("machine {name}: {stages}; issue width {issue_width}; forwarding {forwarding}").format(
+            name=machine.name,
+            stages=" ".join(machine.stages),
+            issue_width=machine.issue_width,
+            forwarding=pgettext("switch", "on")
+            if machine.forwarding
+            else pgettext("switch", "off"),
+        ),
+        _("units: {units}").format(units=", ".join(f"{u}×{n}" for u, n in machine.units.items())),
     ]
     for cls in ("alu", "mul", "div", "load"):
         t = machine.ops.get(cls)
         if t is None:
             continue
+        text = (
+            _(
+                "  {cls:<5} unit {unit:<4} execute {cycles} cycle(s); RAW to alu {raw}, "
+                "WAW after alu {waw}"
+            )
+            if t.pipelined or t.execute_cycles == 1
+            else _(
+                "  {cls:<5} unit {unit:<4} execute {cycles} cycle(s) (not pipelined); RAW to "
+                "alu {raw}, WAW after alu {waw}"
+            )
+        )
         lines.append(
-            f"  {cls:<5} unit {t.unit:<4} execute {t.execute_cycles} cycle(s)"
-            f"{'' if t.pipelined or t.execute_cycles == 1 else ' (not pipelined)'}; "
-            f"RAW to alu {machine.latency('RAW', cls, 'alu')}, WAW after alu "
-            f"{machine.latency('WAW', cls, 'alu')}"
+            text.format(
+                cls=cls,
+                unit=t.unit,
+                cycles=t.execute_cycles,
+                raw=machine.latency("RAW", cls, "alu"),
+                waw=machine.latency("WAW", cls, "alu"),
+            )
         )
     if machine.latency_pairs:
         lines.append(
-            "RAW by producer -> consumer: "
-            + ", ".join(f"{p} -> {c} {n}" for (p, c), n in machine.latency_pairs.items())
+            _("RAW by producer -> consumer: {pairs}").format(
+                pairs=", ".join(f"{p} -> {c} {n}" for (p, c), n in machine.latency_pairs.items())
+            )
         )
     if machine.opcodes:
         lines.append(
-            f"per-opcode timings for {len(machine.opcodes)} opcodes "
-            f"(e.g. fadd.s {_brief(machine, 'fadd.s')}, fdiv.d {_brief(machine, 'fdiv.d')})"
+            _("per-opcode timings for {n} opcodes (e.g. fadd.s {fadd}, fdiv.d {fdiv})").format(
+                n=len(machine.opcodes),
+                fadd=_brief(machine, "fadd.s"),
+                fdiv=_brief(machine, "fdiv.d"),
+            )
         )
     if machine.provenance:
-        lines.append("from: " + "; ".join(f"{k} {v}" for k, v in machine.provenance.items()))
-    lines.append(
-        "issue rules: "
-        + (
-            "llvm-mca's (write-back in issue order, no memory ordering)"
-            if machine.llvm_rules
-            else "the lecture's"
+        lines.append(
+            _("from: {sources}").format(
+                sources="; ".join(f"{k} {v}" for k, v in machine.provenance.items())
+            )
         )
+    lines.append(
+        _("issue rules: llvm-mca's (write-back in issue order, no memory ordering)")
+        if machine.llvm_rules
+        else _("issue rules: the lecture's")
     )
     if machine.branch_resolves_in or machine.delay_slot:
         lines.append(
-            f"branches resolve in {machine.branch_resolves_in or machine.execute_stage}"
-            + ("; one delay slot" if machine.delay_slot else "")
+            (
+                _("branches resolve in {stage}; one delay slot")
+                if machine.delay_slot
+                else _("branches resolve in {stage}")
+            ).format(stage=machine.branch_resolves_in or machine.execute_stage)
         )
     return "\n".join(lines)
 
@@ -345,9 +384,9 @@ def describe(machine: Machine) -> str:
 def _brief(machine: Machine, opcode: str) -> str:
     t = machine.opcodes.get(opcode)
     if t is None:
-        return "(class timing)"
+        return _("(class timing)")
     held = ", ".join(f"{u} {n}" for u, n in t.holds())
-    return f"latency {t.execute_cycles}, holds {held}"
+    return _("latency {cycles}, holds {held}").format(cycles=t.execute_cycles, held=held)
 
 
 def _all_ops(unit_of: dict[str, str], cycles: dict[str, int], **extra) -> dict[str, OpTiming]:
@@ -374,7 +413,7 @@ def _lecture() -> Machine:
         units={"alu": 1},
         issue_width=1,
         forwarding=False,
-        description="the slides' machine: ID RR ALU RW, single issue, in order, no forwarding",
+        description=N_("the slides' machine: ID RR ALU RW, single issue, in order, no forwarding"),
     )
 
 
@@ -394,7 +433,7 @@ def _classic5() -> Machine:
         issue_width=1,
         forwarding=True,
         same_cycle_read=True,
-        description="five-stage IF ID EX MEM WB with forwarding and a load-use stall",
+        description=N_("five-stage IF ID EX MEM WB with forwarding and a load-use stall"),
     )
 
 
@@ -417,8 +456,10 @@ def _dual() -> Machine:
         issue_width=2,
         forwarding=True,
         same_cycle_read=True,
-        description="two-issue in-order superscalar: ALU, memory and multiply units, "
-        "3-cycle pipelined multiply",
+        description=N_(
+            "two-issue in-order superscalar: ALU, memory and multiply units, "
+            "3-cycle pipelined multiply"
+        ),
     )
 
 
@@ -433,6 +474,23 @@ def _data_preset(name: str):
 
     return make
 
+
+#: the descriptions of the presets read from data/machines/*.toml, for the message catalog
+#: (shown as ``_(machine.description)``; tests/test_messages.py checks that none is missing)
+DATA_DESCRIPTIONS = (
+    N_(
+        "Rocket (LLVM rocket-rv64): in order, single issue; per-opcode latencies and units from "
+        "LLVM 14's scheduling model"
+    ),
+    N_(
+        "SiFive U74 (LLVM sifive-7-rv64): in order, dual issue, pipes A and B; per-opcode "
+        "latencies and units from LLVM 14's scheduling model"
+    ),
+    N_(
+        "H&P's MIPS pipeline with FP units: FP latencies of their Figure 3.2, branch resolved in ID"
+    ),
+    N_("five stages, no forwarding, a slow non-pipelined multiply"),
+)
 
 PRESETS = {
     "lecture": _lecture,
@@ -455,8 +513,9 @@ def preset(name: str) -> Machine:
         return PRESETS[name]()
     except KeyError:
         raise MachineError(
-            f"unknown machine {name!r}; presets are {', '.join(PRESETS)} "
-            "(or give a .toml/.json file)"
+            _("unknown machine {name!r}; presets are {join} (or give a .toml/.json file)").format(
+                name=name, join=", ".join(PRESETS)
+            )
         ) from None
 
 
@@ -467,11 +526,13 @@ def get_machine(spec: str | Machine | None) -> Machine:
     if isinstance(spec, Machine):
         return spec
     if not isinstance(spec, str):
-        raise MachineError(f"expected a machine name or file path, got {type(spec).__name__}")
+        raise MachineError(
+            _("expected a machine name or file path, got {name}").format(name=type(spec).__name__)
+        )
     if spec in PRESETS:
         return preset(spec)
     if "\x00" in spec or len(spec) > 4096:
-        raise MachineError(f"not a machine name or file path: {spec[:60]!r}")
+        raise MachineError(_("not a machine name or file path: {spec!r}").format(spec=spec[:60]))
     if spec.endswith((".toml", ".json")) or "/" in spec or Path(spec).exists():
         return load_machine(spec)
     return preset(spec)
@@ -523,7 +584,7 @@ MAX_LATENCY = 1000  # a latency_pairs entry
 
 def _bounded_int(text: str) -> int:
     if len(text.lstrip("-")) > 20:
-        raise ValueError(f"integer too long ({len(text)} digits)")
+        raise ValueError(_("integer too long ({n_text} digits)").format(n_text=len(text)))
     return int(text)
 
 
@@ -546,26 +607,44 @@ def load_machine(path: str | Path) -> Machine:
         with open(path, "rb") as fh:
             raw = fh.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        raise MachineError(f"cannot read machine file {str(path)!r}: {exc.strerror}") from None
+        raise MachineError(
+            _("cannot read machine file {path!r}: {reason}").format(
+                path=str(path), reason=exc.strerror
+            )
+        ) from None
     if len(raw) > MAX_FILE_BYTES:
-        raise MachineError(f"{path}: machine file too large (more than {MAX_FILE_BYTES:,} bytes)")
+        raise MachineError(
+            _("{path}: machine file too large (more than {max_file_bytes:,} bytes)").format(
+                path=path, max_file_bytes=MAX_FILE_BYTES
+            )
+        )
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise MachineError(
-            f"{path}: not UTF-8 text (byte {raw[exc.start]:#04x} at offset {exc.start})"
+            _("{path}: not UTF-8 text (byte {raw:#04x} at offset {start})").format(
+                path=path, raw=raw[exc.start], start=exc.start
+            )
         ) from None
     if _nesting(text) > MAX_NESTING:
-        raise MachineError(f"{path}: nested more than {MAX_NESTING} levels deep")
+        raise MachineError(
+            _("{path}: nested more than {max_nesting} levels deep").format(
+                path=path, max_nesting=MAX_NESTING
+            )
+        )
     if path.suffix == ".json":
         try:
             data = json.loads(text, parse_int=_bounded_int)
         except json.JSONDecodeError as exc:
             raise MachineError(
-                f"{path}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+                _("{path}: invalid JSON at line {lineno}, column {colno}: {msg}").format(
+                    path=path, lineno=exc.lineno, colno=exc.colno, msg=exc.msg
+                )
             ) from None
         except (ValueError, RecursionError) as exc:
-            raise MachineError(f"{path}: invalid JSON: {exc}") from None
+            raise MachineError(
+                _("{path}: invalid JSON: {exc}").format(path=path, exc=exc)
+            ) from None
     else:
         try:
             import tomllib
@@ -574,9 +653,13 @@ def load_machine(path: str | Path) -> Machine:
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            raise MachineError(f"{path}: invalid TOML: {exc}") from None
+            raise MachineError(
+                _("{path}: invalid TOML: {exc}").format(path=path, exc=exc)
+            ) from None
         except (ValueError, RecursionError) as exc:
-            raise MachineError(f"{path}: invalid TOML: {exc}") from None
+            raise MachineError(
+                _("{path}: invalid TOML: {exc}").format(path=path, exc=exc)
+            ) from None
     return machine_from_dict(data, source=str(path))
 
 
@@ -586,21 +669,29 @@ def machine_from_dict(data: dict, source: str = "machine") -> Machine:
     A ``base`` key starts from a preset and overrides only what the file gives.
     """
     if not isinstance(data, dict):
-        raise MachineError(f"{source}: expected a table of machine fields")
+        raise MachineError(_("{source}: expected a table of machine fields").format(source=source))
     for key, value in data.items():
         if key not in _TOP_KEYS:
             raise MachineError(
-                f"{source}: unknown field {key!r}; known fields: {', '.join(sorted(_TOP_KEYS))}"
+                _("{source}: unknown field {key!r}; known fields: {join}").format(
+                    source=source, key=key, join=", ".join(sorted(_TOP_KEYS))
+                )
             )
         want = _TOP_KEYS[key]
         if not isinstance(value, want) or (want is int and isinstance(value, bool)):
-            raise MachineError(f"{source}: field {key!r} must be a {want.__name__}")
+            raise MachineError(
+                _("{source}: field {key!r} must be a {name}").format(
+                    source=source, key=key, name=want.__name__
+                )
+            )
     base = None
     if "base" in data:
         if data["base"] not in PRESETS:
             raise MachineError(
-                f"{source}: field 'base': {data['base'][:60]!r} is not a preset; base names one "
-                f"of {', '.join(PRESETS)} (not a file)"
+                _(
+                    "{source}: field 'base': {data!r} is not a preset; base names one of "
+                    "{join} (not a file)"
+                ).format(source=source, data=data["base"][:60], join=", ".join(PRESETS))
             )
         base = preset(data["base"])
     fields: dict = {} if base is None else dict(base.__dict__)
@@ -625,23 +716,29 @@ def machine_from_dict(data: dict, source: str = "machine") -> Machine:
         groups = {}
         for g, members in data["groups"].items():
             if not isinstance(members, list) or not all(isinstance(m, str) for m in members):
-                raise MachineError(f"{source}: groups.{g}: a list of unit names")
+                raise MachineError(
+                    _("{source}: groups.{g}: a list of unit names").format(source=source, g=g)
+                )
             groups[g] = tuple(members)
         fields["groups"] = groups
     if "provenance" in data:
         if not all(isinstance(v, str) for v in data["provenance"].values()):
-            raise MachineError(f"{source}: 'provenance' maps names to text")
+            raise MachineError(_("{source}: 'provenance' maps names to text").format(source=source))
         fields["provenance"] = dict(data["provenance"])
     if "opcodes" in data:
         if len(data["opcodes"]) > MAX_OPCODES:
             raise MachineError(
-                f"{source}: opcodes: at most {MAX_OPCODES} entries, got {len(data['opcodes'])}"
+                _("{source}: opcodes: at most {max_opcodes} entries, got {n_data}").format(
+                    source=source, max_opcodes=MAX_OPCODES, n_data=len(data["opcodes"])
+                )
             )
         table = dict(fields.get("opcodes", {}))
         for opcode, spec in data["opcodes"].items():
             where = f"{source}: opcodes.{opcode}"
             if opcode not in RISCV_OPCODES:
-                raise MachineError(f"{where}: not a RISC-V opcode lecturekit reads")
+                raise MachineError(
+                    _("{where}: not a RISC-V opcode lecturekit reads").format(where=where)
+                )
             table[opcode] = _op_timing(spec, where, table.get(opcode))
         fields["opcodes"] = table
     if "latency_pairs" in data:
@@ -651,7 +748,9 @@ def machine_from_dict(data: dict, source: str = "machine") -> Machine:
         }
     if "stages" in data:
         if not all(isinstance(s, str) and s for s in data["stages"]):
-            raise MachineError(f"{source}: 'stages' must be a list of stage names")
+            raise MachineError(
+                _("{source}: 'stages' must be a list of stage names").format(source=source)
+            )
         fields["stages"] = tuple(data["stages"])
     if "units" in data:
         fields["units"] = dict(data["units"])
@@ -660,7 +759,9 @@ def machine_from_dict(data: dict, source: str = "machine") -> Machine:
         where = f"{source}: ops.{cls}"
         if cls not in OP_CLASSES:
             raise MachineError(
-                f"{where}: unknown operation class; classes: {', '.join(OP_CLASSES)}"
+                _("{where}: unknown operation class; classes: {join}").format(
+                    where=where, join=", ".join(OP_CLASSES)
+                )
             )
         ops[cls] = _op_timing(spec, where, ops.get(cls))
     if "alu" in ops:  # classes not given behave like alu
@@ -673,9 +774,13 @@ def machine_from_dict(data: dict, source: str = "machine") -> Machine:
         if k not in fields
     ]
     if missing:
-        raise MachineError(f"{source}: missing field(s) {', '.join(missing)}")
+        raise MachineError(
+            _("{source}: missing field(s) {join}").format(source=source, join=", ".join(missing))
+        )
     if "ops" not in data and base is None:
-        raise MachineError(f"{source}: missing table 'ops' (at least ops.alu with a unit)")
+        raise MachineError(
+            _("{source}: missing table 'ops' (at least ops.alu with a unit)").format(source=source)
+        )
     fields.setdefault("units", {})
     m = Machine(**fields)
     validate(m, source)
@@ -686,26 +791,36 @@ def _op_timing(spec, where: str, before: OpTiming | None) -> OpTiming:
     """An OpTiming from a file's table (``unit``, ``execute_cycles``, ``pipelined``,
     ``result_stage``, ``busy = {unit = cycles, ...}``), over ``before`` if given."""
     if not isinstance(spec, dict):
-        raise MachineError(f"{where}: expected a table with unit, execute_cycles, ...")
+        raise MachineError(
+            _("{where}: expected a table with unit, execute_cycles, ...").format(where=where)
+        )
     for k, v in spec.items():
         if k not in _OP_KEYS:
-            raise MachineError(f"{where}: unknown field {k!r}; known: {', '.join(_OP_KEYS)}")
+            raise MachineError(
+                _("{where}: unknown field {k!r}; known: {join}").format(
+                    where=where, k=k, join=", ".join(_OP_KEYS)
+                )
+            )
         want = _OP_KEYS[k]
         if not isinstance(v, want) or (want is int and isinstance(v, bool)):
-            raise MachineError(f"{where}.{k}: must be a {want.__name__}")
+            raise MachineError(
+                _("{where}.{k}: must be a {name}").format(where=where, k=k, name=want.__name__)
+            )
     spec = dict(spec)
     if "busy" in spec:
         busy = spec["busy"]
         if not busy or not all(
             isinstance(n, int) and not isinstance(n, bool) for n in busy.values()
         ):
-            raise MachineError(f"{where}.busy: a table of unit = cycles (whole numbers)")
+            raise MachineError(
+                _("{where}.busy: a table of unit = cycles (whole numbers)").format(where=where)
+            )
         spec["busy"] = tuple(busy.items())
         spec.setdefault("unit", spec["busy"][0][0])
     if before is not None:
         return replace(before, **spec)
     if "unit" not in spec:
-        raise MachineError(f"{where}: 'unit' (or 'busy') is required")
+        raise MachineError(_("{where}: 'unit' (or 'busy') is required").format(where=where))
     return OpTiming(**spec)
 
 
@@ -714,133 +829,216 @@ def _latency_pairs(entries: list, source: str) -> dict[tuple[str, str], int]:
     pairs: dict[tuple[str, str], int] = {}
     if len(entries) > len(OP_CLASSES) ** 2:
         raise MachineError(
-            f"{source}: latency_pairs: at most {len(OP_CLASSES) ** 2} entries (one per pair "
-            f"of operation classes), got {len(entries)}"
+            _(
+                "{source}: latency_pairs: at most {most} entries (one per pair of "
+                "operation classes), got {n_entries}"
+            ).format(source=source, most=len(OP_CLASSES) ** 2, n_entries=len(entries))
         )
     for i, entry in enumerate(entries):
         where = f"{source}: latency_pairs[{i}]"
         if not isinstance(entry, dict):
-            raise MachineError(f"{where}: expected a table with producer, consumer, latency")
+            raise MachineError(
+                _("{where}: expected a table with producer, consumer, latency").format(where=where)
+            )
         for k, v in entry.items():
             if k not in _PAIR_KEYS:
-                raise MachineError(f"{where}: unknown field {k!r}; known: {', '.join(_PAIR_KEYS)}")
+                raise MachineError(
+                    _("{where}: unknown field {k!r}; known: {join}").format(
+                        where=where, k=k, join=", ".join(_PAIR_KEYS)
+                    )
+                )
             want = _PAIR_KEYS[k]
             if not isinstance(v, want) or (want is int and isinstance(v, bool)):
-                raise MachineError(f"{where}.{k}: must be a {want.__name__}")
+                raise MachineError(
+                    _("{where}.{k}: must be a {name}").format(where=where, k=k, name=want.__name__)
+                )
         missing = [k for k in _PAIR_KEYS if k not in entry]
         if missing:
-            raise MachineError(f"{where}: missing field(s) {', '.join(missing)}")
+            raise MachineError(
+                _("{where}: missing field(s) {join}").format(where=where, join=", ".join(missing))
+            )
         for k in ("producer", "consumer"):
             if entry[k] not in OP_CLASSES:
                 raise MachineError(
-                    f"{where}.{k}: unknown operation class {entry[k][:40]!r}; classes: "
-                    f"{', '.join(OP_CLASSES)}"
+                    _("{where}.{k}: unknown operation class {entry!r}; classes: {join}").format(
+                        where=where, k=k, entry=entry[k][:40], join=", ".join(OP_CLASSES)
+                    )
                 )
         key = (entry["producer"], entry["consumer"])
         if key in pairs:
-            raise MachineError(f"{where}: the pair {key[0]} -> {key[1]} is given twice")
+            raise MachineError(
+                _("{where}: the pair {key} -> {key2} is given twice").format(
+                    where=where, key=key[0], key2=key[1]
+                )
+            )
         pairs[key] = entry["latency"]
     return pairs
 
 
 def validate(m: Machine, source: str | None = None) -> None:
     """Check a machine's consistency; raise MachineError naming the field."""
-    where = source or f"machine {m.name!r}"
+    where = source or _("machine {name!r}").format(name=m.name)
     if len(set(m.stages)) != len(m.stages) or not m.stages:
-        raise MachineError(f"{where}: 'stages' must be a non-empty list of distinct names")
+        raise MachineError(
+            _("{where}: 'stages' must be a non-empty list of distinct names").format(where=where)
+        )
     for key in ("read_stage", "execute_stage", "write_stage", "memory_stage"):
         stage = getattr(m, key)
         if stage is not None and stage not in m.stages:
             raise MachineError(
-                f"{where}: {key} {stage!r} is not one of the stages {list(m.stages)}"
+                _("{where}: {key} {stage!r} is not one of the stages {list}").format(
+                    where=where, key=key, stage=stage, list=list(m.stages)
+                )
             )
     r, x, w = m.index(m.read_stage), m.index(m.execute_stage), m.index(m.write_stage)
     if not r <= x <= w:
         raise MachineError(
-            f"{where}: stages must come in the order read ({m.read_stage}) <= execute "
-            f"({m.execute_stage}) <= write ({m.write_stage})"
+            _(
+                "{where}: stages must come in the order read ({read_stage}) <= execute "
+                "({execute_stage}) <= write ({write_stage})"
+            ).format(
+                where=where,
+                read_stage=m.read_stage,
+                execute_stage=m.execute_stage,
+                write_stage=m.write_stage,
+            )
         )
     if m.memory_stage is not None and m.index(m.memory_stage) < x:
-        raise MachineError(f"{where}: memory_stage must not come before the execute stage")
+        raise MachineError(
+            _("{where}: memory_stage must not come before the execute stage").format(where=where)
+        )
     if len(m.stages) > MAX_STAGES:
-        raise MachineError(f"{where}: at most {MAX_STAGES} stages, got {len(m.stages)}")
+        raise MachineError(
+            _("{where}: at most {max_stages} stages, got {n_stages}").format(
+                where=where, max_stages=MAX_STAGES, n_stages=len(m.stages)
+            )
+        )
     if not isinstance(m.issue_width, int) or isinstance(m.issue_width, bool):
-        raise MachineError(f"{where}: issue_width must be an integer, got {m.issue_width!r}")
+        raise MachineError(
+            _("{where}: issue_width must be an integer, got {issue_width!r}").format(
+                where=where, issue_width=m.issue_width
+            )
+        )
     if m.issue_width < 1:
-        raise MachineError(f"{where}: issue_width must be at least 1, got {m.issue_width}")
+        raise MachineError(
+            _("{where}: issue_width must be at least 1, got {issue_width}").format(
+                where=where, issue_width=m.issue_width
+            )
+        )
     if m.issue_width > MAX_ISSUE_WIDTH:
         raise MachineError(
-            f"{where}: issue_width must be at most {MAX_ISSUE_WIDTH}, got {m.issue_width}"
+            _("{where}: issue_width must be at most {max_issue_width}, got {issue_width}").format(
+                where=where, max_issue_width=MAX_ISSUE_WIDTH, issue_width=m.issue_width
+            )
         )
     for unit, count in m.units.items():
         if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_UNITS:
             raise MachineError(
-                f"{where}: units.{unit} must be an integer between 1 and {MAX_UNITS}, got {count!r}"
+                _(
+                    "{where}: units.{unit} must be an integer between 1 and {max_units}, "
+                    "got {count!r}"
+                ).format(where=where, unit=unit, max_units=MAX_UNITS, count=count)
             )
     if "alu" not in m.ops:
-        raise MachineError(f"{where}: ops.alu is required")
+        raise MachineError(_("{where}: ops.alu is required").format(where=where))
     if not isinstance(m.latency_pairs, dict) or not all(
         isinstance(k, tuple) and len(k) == 2 for k in m.latency_pairs
     ):
         raise MachineError(
-            f"{where}: latency_pairs must map (producer, consumer) class pairs to latencies"
+            _(
+                "{where}: latency_pairs must map (producer, consumer) class pairs to latencies"
+            ).format(where=where)
         )
     for (prod, cons), lat in m.latency_pairs.items():
         if prod not in OP_CLASSES or cons not in OP_CLASSES:
-            raise MachineError(f"{where}: latency_pairs: unknown class in {prod!r} -> {cons!r}")
+            raise MachineError(
+                _("{where}: latency_pairs: unknown class in {prod!r} -> {cons!r}").format(
+                    where=where, prod=prod, cons=cons
+                )
+            )
         if not isinstance(lat, int) or isinstance(lat, bool) or not 1 <= lat <= MAX_LATENCY:
             raise MachineError(
-                f"{where}: latency_pairs {prod} -> {cons}: latency must be a whole number of "
-                f"cycles from 1 to {MAX_LATENCY} (the issue distance), got {lat!r}"
+                _(
+                    "{where}: latency_pairs {prod} -> {cons}: latency must be a whole "
+                    "number of cycles from 1 to {max_latency} (the issue distance), got "
+                    "{lat!r}"
+                ).format(where=where, prod=prod, cons=cons, max_latency=MAX_LATENCY, lat=lat)
             )
     if not isinstance(m.delay_slot, bool):
-        raise MachineError(f"{where}: delay_slot must be true or false, got {m.delay_slot!r}")
+        raise MachineError(
+            _("{where}: delay_slot must be true or false, got {delay_slot!r}").format(
+                where=where, delay_slot=m.delay_slot
+            )
+        )
     if m.branch_resolves_in is not None:
         if m.branch_resolves_in not in m.stages:
             raise MachineError(
-                f"{where}: branch_resolves_in {m.branch_resolves_in!r} is not one of the "
-                f"stages {list(m.stages)}"
+                _(
+                    "{where}: branch_resolves_in {branch_resolves_in!r} is not one of the "
+                    "stages {list}"
+                ).format(where=where, branch_resolves_in=m.branch_resolves_in, list=list(m.stages))
             )
         if not r <= m.index(m.branch_resolves_in) <= x:
             raise MachineError(
-                f"{where}: branch_resolves_in must lie between the read stage "
-                f"({m.read_stage}) and the execute stage ({m.execute_stage})"
+                _(
+                    "{where}: branch_resolves_in must lie between the read stage "
+                    "({read_stage}) and the execute stage ({execute_stage})"
+                ).format(where=where, read_stage=m.read_stage, execute_stage=m.execute_stage)
             )
     for g, members in m.groups.items():
         if g not in m.units or not members or any(u not in m.units for u in members):
             raise MachineError(
-                f"{where}: groups.{g}: the group and its members must all be units "
-                f"({list(m.units)})"
+                _(
+                    "{where}: groups.{g}: the group and its members must all be units ({list})"
+                ).format(where=where, g=g, list=list(m.units))
             )
         if g in members or m.units[g] != len(members):
             raise MachineError(
-                f"{where}: groups.{g}: a group's capacity is its number of members "
-                f"({len(members)}), got {m.units[g]}"
+                _(
+                    "{where}: groups.{g}: a group's capacity is its number of members "
+                    "({n_members}), got {units}"
+                ).format(where=where, g=g, n_members=len(members), units=m.units[g])
             )
     if m.issue_rules not in ISSUE_RULES:
         raise MachineError(
-            f"{where}: issue_rules must be one of {', '.join(ISSUE_RULES)}, got {m.issue_rules!r}"
+            _("{where}: issue_rules must be one of {join}, got {issue_rules!r}").format(
+                where=where, join=", ".join(ISSUE_RULES), issue_rules=m.issue_rules
+            )
         )
     if not isinstance(m.opcodes, dict) or not all(
         isinstance(t, OpTiming) and k in RISCV_OPCODES for k, t in m.opcodes.items()
     ):
-        raise MachineError(f"{where}: opcodes must map RISC-V opcodes to timings")
+        raise MachineError(
+            _("{where}: opcodes must map RISC-V opcodes to timings").format(where=where)
+        )
     entries = [(f"ops.{cls}", t) for cls, t in m.ops.items()]
     entries += [(f"opcodes.{op}", t) for op, t in m.opcodes.items()]
     for cls, t in entries:
         for unit, cycles in t.busy:
             if unit not in m.units:
                 raise MachineError(
-                    f"{where}: {cls}.busy uses unit {unit!r}, which is not in units {list(m.units)}"
+                    _(
+                        "{where}: {cls}.busy uses unit {unit!r}, which is not in units {list}"
+                    ).format(where=where, cls=cls, unit=unit, list=list(m.units))
                 )
             if not 1 <= cycles <= MAX_EXECUTE_CYCLES:
                 raise MachineError(
-                    f"{where}: {cls}.busy.{unit} must be 1 to {MAX_EXECUTE_CYCLES} cycles, "
-                    f"got {cycles}"
+                    _(
+                        "{where}: {cls}.busy.{unit} must be 1 to {max_execute_cycles} "
+                        "cycles, got {cycles}"
+                    ).format(
+                        where=where,
+                        cls=cls,
+                        unit=unit,
+                        max_execute_cycles=MAX_EXECUTE_CYCLES,
+                        cycles=cycles,
+                    )
                 )
         if t.unit not in m.units:
             raise MachineError(
-                f"{where}: {cls} uses unit {t.unit!r}, which is not in units {list(m.units)}"
+                _("{where}: {cls} uses unit {unit!r}, which is not in units {list}").format(
+                    where=where, cls=cls, unit=t.unit, list=list(m.units)
+                )
             )
         if (
             not isinstance(t.execute_cycles, int)
@@ -848,15 +1046,28 @@ def validate(m: Machine, source: str | None = None) -> None:
             or not 1 <= t.execute_cycles <= MAX_EXECUTE_CYCLES
         ):
             raise MachineError(
-                f"{where}: {cls}.execute_cycles must be at least 1 and at most "
-                f"{MAX_EXECUTE_CYCLES} (a whole number), got {t.execute_cycles!r}"
+                _(
+                    "{where}: {cls}.execute_cycles must be at least 1 and at most "
+                    "{max_execute_cycles} (a whole number), got {execute_cycles!r}"
+                ).format(
+                    where=where,
+                    cls=cls,
+                    max_execute_cycles=MAX_EXECUTE_CYCLES,
+                    execute_cycles=t.execute_cycles,
+                )
             )
         if t.result_stage is not None:
             if t.result_stage not in m.stages:
-                raise MachineError(f"{where}: {cls}.result_stage {t.result_stage!r} is no stage")
+                raise MachineError(
+                    _("{where}: {cls}.result_stage {result_stage!r} is no stage").format(
+                        where=where, cls=cls, result_stage=t.result_stage
+                    )
+                )
             if not x <= m.index(t.result_stage) <= w:
                 raise MachineError(
-                    f"{where}: {cls}.result_stage must lie between execute and write stages"
+                    _(
+                        "{where}: {cls}.result_stage must lie between execute and write stages"
+                    ).format(where=where, cls=cls)
                 )
 
 

@@ -37,11 +37,15 @@ from dataclasses import dataclass, field
 
 from ..asm import Program, parse
 from ..core.evaluate import evaluate, with_order_edges
-from ..core.graph import Edge, Graph
+from ..core.graph import Edge, Graph, describe_dependence
 from ..core.schedule import Schedule
 from ..errors import ScheduleError
+from ..language import N_, _
 from .deps import _memory_groups, _same_group_alias, analyze, instruction_label
 from .machine import Machine, get_machine
+
+#: what a stall's ``cause`` can be (the words marked for the catalog: shown as ``_(cause)``)
+STALL_CAUSES = ("RAW", "WAW", N_("memory"), N_("structural"), N_("write-back"))
 
 
 @dataclass(frozen=True)
@@ -58,9 +62,15 @@ class Stall:
     waits_for: int | None
 
     def describe(self) -> str:
-        who = f" for {instruction_label(self.waits_for)}" if self.waits_for is not None else ""
         label = instruction_label(self.index)
-        return f"cycle {self.cycle}: {label} stalls ({self.cause} on {self.on}){who}"
+        what = describe_dependence(self.cause, _(self.on))
+        if self.waits_for is None:
+            return _("cycle {cycle}: {op} stalls ({what})").format(
+                cycle=self.cycle, op=label, what=what
+            )
+        return _("cycle {cycle}: {op} stalls ({what}) for {other}").format(
+            cycle=self.cycle, op=label, what=what, other=instruction_label(self.waits_for)
+        )
 
 
 @dataclass
@@ -225,7 +235,9 @@ class PipeChoice:
         """Choose (updating llvm-mca's sequence) and return what :meth:`extra` returns."""
         out = self._run(i, t, free, commit=True)
         if out is None:
-            raise ScheduleError(f"{instruction_label(i)}: no member of its unit group is free")
+            raise ScheduleError(
+                _("{op}: no member of its unit group is free").format(op=instruction_label(i))
+            )
         return out
 
 
@@ -258,8 +270,16 @@ def simulate(
     n = len(program)
     order = list(range(n)) if order is None else list(order)
     if sorted(order) != list(range(n)):
-        shown = order if len(order) <= 20 else f"{order[:20]} ... ({len(order)} entries)"
-        raise ScheduleError(f"order must list each instruction index 0..{n - 1} once, got {shown}")
+        shown = (
+            order
+            if len(order) <= 20
+            else _("{first} ... ({n} entries)").format(first=order[:20], n=len(order))
+        )
+        raise ScheduleError(
+            _("order must list each instruction index 0..{last} once, got {shown}").format(
+                last=n - 1, shown=shown
+            )
+        )
     if order != list(range(n)):  # program order respects every dependence by definition
         _check_order(program, m, order)
 
@@ -359,7 +379,7 @@ def simulate(
             mine = fresh_done(f, last_stage, c)
             for p in reversed(older):
                 if p.stage < len(stages) and done_at(p, last_stage, c) > mine:
-                    return Stall(c, f.index, "write-back", "in-order write-back", p.index)
+                    return Stall(c, f.index, "write-back", N_("in-order write-back"), p.index)
             # (memory: llvm-mca assumes loads and stores do not alias and orders none of them)
         elif ins.mem is not None:
             mine = fresh_done(f, mem_stage, c)
@@ -397,7 +417,9 @@ def simulate(
         isinstance(time_limit, (int, float)) and 0 <= time_limit < float("inf")
     ):
         raise ScheduleError(
-            f"time_limit must be a finite number of seconds >= 0, got {time_limit!r}"
+            _("time_limit must be a finite number of seconds >= 0, got {time_limit!r}").format(
+                time_limit=time_limit
+            )
         )
     deadline = time.perf_counter() + (time_limit or 0)
     c = 0
@@ -411,11 +433,15 @@ def simulate(
                 windows[:] = [h for h in windows if h[1] >= c]
         if time_limit is not None and c % 256 == 0 and time.perf_counter() > deadline:
             raise ScheduleError(
-                f"simulation stopped at the time limit of {time_limit:g} s (cycle {c:,} of a "
-                f"{n:,}-instruction block)"
+                _(
+                    "simulation stopped at the time limit of {time_limit:g} s (cycle {c:,} "
+                    "of a {n:,}-instruction block)"
+                ).format(time_limit=time_limit, c=c, n=n)
             )
         if c > limit:
-            raise ScheduleError(f"simulation did not finish within {limit} cycles")
+            raise ScheduleError(
+                _("simulation did not finish within {limit} cycles").format(limit=limit)
+            )
         occupancy = [0] * len(stages)
         issued_now: list[int] = []
         stalled_now: list[Stall] = []
@@ -495,7 +521,7 @@ def llvm_order_edges(graph: Graph, order: list[int]) -> list[Edge]:
     for a, b in zip(order, order[1:], strict=False):
         lat = graph.ops[a].tail - graph.ops[b].tail
         if lat > 0:
-            edges.append(Edge(a, b, lat, "WB", "in-order write-back"))
+            edges.append(Edge(a, b, lat, "WB", N_("in-order write-back")))
     return edges
 
 
@@ -521,6 +547,9 @@ def _check_order(program: Program, machine: Machine, order: list[int]) -> None:
     for e in analyze(program, machine).edges:
         if position[e.dst] < position[e.src]:
             raise ScheduleError(
-                f"the order puts {instruction_label(e.dst)} before {instruction_label(e.src)}, "
-                f"but it depends on it ({e.kind} on {e.on})"
+                _("the order puts {dst} before {src}, but it depends on it ({dependence})").format(
+                    dst=instruction_label(e.dst),
+                    src=instruction_label(e.src),
+                    dependence=describe_dependence(e.kind, _(e.on)),
+                )
             )

@@ -34,14 +34,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import LectureKitError
+from ..language import N_, _, ljust
 from .assembly import function_body, functions, instructions_only, loop_body, loops
 
-INSTALL_HELP = (
+INSTALL_HELP = N_(
     "install LLVM and clang: Debian/Ubuntu `apt-get install clang-14 llvm-14` (or the `clang` and "
     "`llvm` packages), macOS `brew install llvm` (then put $(brew --prefix llvm)/bin on PATH), "
     "conda `conda install -c conda-forge clang llvm-tools`"
 )
-GCC_HELP = (
+GCC_HELP = N_(
     "install a RISC-V GCC: Debian/Ubuntu `apt-get install gcc-riscv64-linux-gnu`, macOS "
     "`brew install riscv64-elf-gcc`, conda `conda install -c conda-forge gcc_linux-64` has no "
     "RISC-V target (use the Debian package or a riscv-gnu-toolchain build)"
@@ -62,38 +63,49 @@ CPU_PRESETS = {
 RV64GC_ATTR = "+m,+a,+f,+d,+c"
 
 #: the kinds of difference between lecturekit's model and LLVM's, with why they differ
-MODEL_DIFFERENCES = {
-    "write-back order": (
-        "LLVM's in-order model writes results back in program order: an instruction whose result "
-        "would be ready before an older, slower one's waits until it is not (llvm-mca's "
-        "InOrderIssueStage, unless a write sets RetireOOO). The lecture's pipeline lets a short "
-        "operation finish under a long one (an add under a multiply) and only keeps two writes "
-        'of the same register in order. lecturekit has the rule too: issue_rules = "llvm-mca".'
+MODEL_DIFFERENCES = {  # the kinds are marked for the catalog too: shown as _(kind)
+    N_("write-back order"): (
+        N_(
+            "LLVM's in-order model writes results back in program order: an instruction whose "
+            "result would be ready before an older, slower one's waits until it is not "
+            "(llvm-mca's InOrderIssueStage, unless a write sets RetireOOO). The lecture's "
+            "pipeline lets a short operation finish under a long one (an add under a multiply) "
+            "and only keeps two writes of the same register in order. lecturekit has the rule "
+            'too: issue_rules = "llvm-mca".'
+        )
     ),
-    "WAW": (
-        "Two writes of the same register: lecturekit makes the second land strictly after the "
-        "first (a cycle later); LLVM only keeps write-back in order, so both may land in the same "
-        "cycle (the younger one wins)."
+    "WAW": (  # i18n: as is
+        N_(
+            "Two writes of the same register: lecturekit makes the second land strictly after "
+            "the first (a cycle later); LLVM only keeps write-back in order, so both may land in "
+            "the same cycle (the younger one wins)."
+        )
     ),
-    "latency": (
-        "An opcode whose latency in lecturekit differs from llvm-mca's. The presets take every "
-        "opcode's latency from LLVM 14 (tools/llvm_presets.py), so only what they leave out "
-        "differs: an opcode llvm-mca cannot time, or a machine file of one's own."
+    N_("latency"): (
+        N_(
+            "An opcode whose latency in lecturekit differs from llvm-mca's. The presets take "
+            "every opcode's latency from LLVM 14 (tools/llvm_presets.py), so only what they "
+            "leave out differs: an opcode llvm-mca cannot time, or a machine file of one's own."
+        )
     ),
-    "pipes": (
-        "On the U74 an ALU op may run on pipe A or pipe B, memory ops need A, multiply, "
-        "branches and FP need B, and a divide holds B for as long as the divider. lecturekit "
-        "counts the pipes: ops share a cycle when some choice of pipes lets them. llvm-mca "
-        "chooses a pipe for each ALU op as it issues it (B first when both are free), so an op "
-        "that needs B may find it taken by the ALU op just before it."
+    N_("pipes"): (
+        N_(
+            "On the U74 an ALU op may run on pipe A or pipe B, memory ops need A, multiply, "
+            "branches and FP need B, and a divide holds B for as long as the divider. lecturekit "
+            "counts the pipes: ops share a cycle when some choice of pipes lets them. llvm-mca "
+            "chooses a pipe for each ALU op as it issues it (B first when both are free), so an "
+            "op that needs B may find it taken by the ALU op just before it."
+        )
     ),
-    "memory order": (
-        "lecturekit's pipeline completes memory accesses that may touch the same bytes in "
-        "program order (a store waits until an older load of those bytes is done, a load until "
-        "an older store is); llvm-mca assumes by default that loads and stores do not alias "
-        "(-noalias) and orders nothing."
+    N_("memory order"): (
+        N_(
+            "lecturekit's pipeline completes memory accesses that may touch the same bytes in "
+            "program order (a store waits until an older load of those bytes is done, a load "
+            "until an older store is); llvm-mca assumes by default that loads and stores do not "
+            "alias (-noalias) and orders nothing."
+        )
     ),
-    "other": "a difference none of the above explains (please report it with the block)",
+    N_("other"): N_("a difference none of the above explains (please report it with the block)"),
 }
 
 
@@ -102,7 +114,12 @@ class ToolMissingError(LectureKitError):
 
 
 class ToolFailedError(LectureKitError):
-    """An external tool (clang, gcc, llvm-mca) rejected its input; its own message is kept."""
+    """An external tool (clang, gcc, llvm-mca) rejected its input; its own message is kept
+    (in the message, and as it printed it in ``stderr``)."""
+
+    def __init__(self, message: str, stderr: str = ""):
+        super().__init__(message)
+        self.stderr = stderr
 
 
 _TOOL_NAMES = {
@@ -118,19 +135,27 @@ def find_tool(kind: str) -> str:
     ``LECTUREKIT_CLANG`` / ``LECTUREKIT_LLVM_MCA`` / ``LECTUREKIT_GCC_RISCV`` override the search.
     """
     if kind not in _TOOL_NAMES:
-        raise LectureKitError(f"unknown tool {kind!r}; tools: {', '.join(_TOOL_NAMES)}")
+        raise LectureKitError(
+            _("unknown tool {kind!r}; tools: {join}").format(kind=kind, join=", ".join(_TOOL_NAMES))
+        )
     env = os.environ.get("LECTUREKIT_" + kind.upper().replace("-", "_"))
     if env:
         if shutil.which(env):
             return shutil.which(env)
-        raise ToolMissingError(f"{kind}: {env!r} (from the environment) is not an executable")
+        raise ToolMissingError(
+            _("{kind}: {env!r} (from the environment) is not an executable").format(
+                kind=kind, env=env
+            )
+        )
     for name in _TOOL_NAMES[kind]:
         path = shutil.which(name)
         if path:
             return path
     help_text = GCC_HELP if kind == "gcc-riscv" else INSTALL_HELP
     raise ToolMissingError(
-        f"{kind} not found (looked for {', '.join(_TOOL_NAMES[kind])}); {help_text}"
+        _("{kind} not found (looked for {names}); {help_text}").format(
+            kind=kind, names=", ".join(_TOOL_NAMES[kind]), help_text=_(help_text)
+        )
     )
 
 
@@ -152,13 +177,24 @@ def _run(cmd: list[str], what: str, stdin: str | None = None) -> subprocess.Comp
     try:
         proc = subprocess.run(cmd, input=stdin, capture_output=True, timeout=120, **_UTF8)
     except subprocess.TimeoutExpired:
-        raise ToolFailedError(f"{what} did not finish within 120 s: {' '.join(cmd)}") from None
+        raise ToolFailedError(
+            _("{what} did not finish within 120 s: {command}").format(
+                what=what, command=" ".join(cmd)
+            )
+        ) from None
     except OSError as exc:
-        raise ToolMissingError(f"cannot run {cmd[0]}: {exc.strerror}; {INSTALL_HELP}") from None
+        raise ToolMissingError(
+            _("cannot run {cmd}: {reason}; {install_help}").format(
+                cmd=cmd[0], reason=exc.strerror, install_help=_(INSTALL_HELP)
+            )
+        ) from None
     if proc.returncode != 0:
         msg = proc.stderr.strip().splitlines()
         raise ToolFailedError(
-            f"{what} failed: " + (" | ".join(msg[:6]) or f"exit {proc.returncode}")
+            _("{what} failed: {details}").format(
+                what=what, details=" | ".join(msg[:6]) or f"exit {proc.returncode}"
+            ),
+            proc.stderr,
         )
     return proc
 
@@ -190,10 +226,12 @@ def _source_file(source: str | Path, tmp: str) -> str:
     ):
         path = Path(source)
         if not path.is_file():
-            raise LectureKitError(f"C file {str(path)!r} does not exist")
+            raise LectureKitError(_("C file {path!r} does not exist").format(path=str(path)))
         return str(path)
     if not isinstance(source, str):
-        raise LectureKitError(f"expected C source text or a .c path, got {type(source).__name__}")
+        raise LectureKitError(
+            _("expected C source text or a .c path, got {name}").format(name=type(source).__name__)
+        )
     path = Path(tmp) / "input.c"
     path.write_text(source, encoding="utf-8")
     return str(path)
@@ -211,7 +249,7 @@ def riscv_target(clang: str | None = None) -> tuple[str, str]:
     installed), else ``riscv64-unknown-elf`` (bare metal: only freestanding headers)."""
     clang = clang or find_tool("clang")
     if clang not in _TARGETS:
-        probe = "#include <math.h>\ndouble f(double x) { return sqrt(x); }\n"
+        probe = "#include <math.h>\ndouble f(double x) { return sqrt(x); }\n"  # i18n: not shown
         found = None
         for triple in RISCV_TRIPLES[:-1]:
             cmd = [clang, f"--target={triple}", "-march=rv64gc", "-fsyntax-only", "-x", "c", "-"]
@@ -223,14 +261,16 @@ def riscv_target(clang: str | None = None) -> tuple[str, str]:
                 found = triple
                 break
         if found:
-            why = f"target {found}: a RISC-V C library is installed, so <math.h> and libc work"
+            why = _(
+                "target {found}: a RISC-V C library is installed, so <math.h> and libc work"
+            ).format(found=found)
         else:
             found = RISCV_TRIPLES[-1]
-            why = (
-                f"target {found} (bare metal): no RISC-V C library found, so <math.h>, "
+            why = _(
+                "target {found} (bare metal): no RISC-V C library found, so <math.h>, "
                 "<stdio.h>, ... are missing; install one with `apt-get install "
                 "gcc-riscv64-linux-gnu` (Debian/Ubuntu)"
-            )
+            ).format(found=found)
         _TARGETS[clang] = (found, why)
     return _TARGETS[clang]
 
@@ -251,7 +291,9 @@ def clang_command(
         cmd = ["--target=x86_64-linux-gnu", f"-march={cpu}", opt, "-S", "-fno-vectorize"]
         cmd += ["-fno-slp-vectorize", "-fno-asynchronous-unwind-tables"]
     else:
-        raise LectureKitError(f"target must be riscv64 or x86_64, got {target!r}")
+        raise LectureKitError(
+            _("target must be riscv64 or x86_64, got {target!r}").format(target=target)
+        )
     cmd.append("-funroll-loops" if unroll else "-fno-unroll-loops")
     if not schedule:  # both machine schedulers off: before and after register allocation
         cmd += ["-mllvm", "-enable-misched=false", "-mllvm", "-enable-post-misched=false"]
@@ -276,9 +318,15 @@ def compile_c(
     installed); ``Compiled.target`` says which.
     """
     if opt not in ("-O0", "-O1", "-O2", "-O3", "-Os"):
-        raise LectureKitError(f"opt must be one of -O0 -O1 -O2 -O3 -Os, got {opt!r}")
+        raise LectureKitError(
+            _("opt must be one of -O0 -O1 -O2 -O3 -Os, got {opt!r}").format(opt=opt)
+        )
     clang = find_tool("clang")
-    triple, why = riscv_target(clang) if target == "riscv64" else ("", f"target {target}")
+    triple, why = (
+        riscv_target(clang)
+        if target == "riscv64"
+        else ("", _("target {target}").format(target=target))
+    )
     with tempfile.TemporaryDirectory() as tmp:
         src = _source_file(source, tmp)
         flags = clang_command(schedule, unroll, cpu, opt, target, triple or "riscv64-unknown-elf")
@@ -302,7 +350,9 @@ def compile_gcc(
     }
     if schedule not in choices or (isinstance(schedule, int) and not isinstance(schedule, bool)):
         raise LectureKitError(
-            f"schedule must be True, False, 'before' or 'after', got {schedule!r}"
+            _("schedule must be True, False, 'before' or 'after', got {schedule!r}").format(
+                schedule=schedule
+            )
         )
     gcc = find_tool("gcc-riscv")
     flags = ["-march=rv64gc", "-mabi=lp64d", "-mtune=sifive-7-series", opt, "-S"]
@@ -313,7 +363,13 @@ def compile_gcc(
         src = _source_file(source, tmp)
         proc = _run([gcc, *flags, src, "-o", "-"], "gcc")
     shown = [Path(gcc).name, *flags, Path(src).name]
-    return Compiled(proc.stdout, shown, schedule, unroll, f"{Path(gcc).name} (its own sysroot)")
+    return Compiled(
+        proc.stdout,
+        shown,
+        schedule,
+        unroll,
+        _("{name} (its own sysroot)").format(name=Path(gcc).name),
+    )
 
 
 # -- cutting blocks out of assembly: lecturekit.target.assembly --------------------------------
@@ -376,10 +432,12 @@ def parse_mca_json(text: str, cpu: str = "?") -> McaResult:
         timeline = region["TimelineView"]["TimelineInfo"]
         names = region["Instructions"]
     except (json.JSONDecodeError, KeyError, IndexError, TypeError) as exc:
-        raise ToolFailedError(f"cannot read llvm-mca's JSON output: {exc}") from None
+        raise ToolFailedError(
+            _("cannot read llvm-mca's JSON output: {exc}").format(exc=exc)
+        ) from None
     n = len(names)
     if len(timeline) < n or n == 0:
-        raise ToolFailedError("expected llvm-mca output with a timeline (-timeline)")
+        raise ToolFailedError(_("expected llvm-mca output with a timeline (-timeline)"))
     resources = data.get("TargetInfo", {}).get("Resources", [])
     pressure = {
         resources[x["ResourceIndex"]]: round(float(x["ResourceUsage"]), 2)
@@ -418,26 +476,40 @@ def run_mca(
     cycles. ``triple="x86_64"`` with e.g. ``cpu="skylake"`` times x86 code on an out-of-order
     core."""
     if isinstance(iterations, bool) or not isinstance(iterations, int):
-        raise LectureKitError(f"iterations must be an integer 1..10000, got {iterations!r}")
+        raise LectureKitError(
+            _("iterations must be an integer 1..10000, got {iterations!r}").format(
+                iterations=iterations
+            )
+        )
     if not 1 <= iterations <= 10_000:
-        raise LectureKitError(f"iterations must be an integer 1..10000, got {iterations!r}")
+        raise LectureKitError(
+            _("iterations must be an integer 1..10000, got {iterations!r}").format(
+                iterations=iterations
+            )
+        )
     mca = find_tool("llvm-mca")
     body = instructions_only(block)
     if not body.strip():
-        raise LectureKitError("the block has no instructions for llvm-mca")
+        raise LectureKitError(_("the block has no instructions for llvm-mca"))
     cmd = [mca, *mca_command(cpu, triple, iterations)]
     try:
         proc = _run(cmd + ["-"], "llvm-mca", stdin=body)
     except ToolFailedError as exc:
-        if "unsupported instruction" in str(exc):
+        if "unsupported instruction" in exc.stderr:  # llvm-mca's own words
             raise ToolFailedError(
-                f"{exc} (llvm-mca cannot time calls, tail calls and fences: cut the block to a "
-                "loop without them, e.g. --block loop)"
+                _(
+                    "{exc} (llvm-mca cannot time calls, tail calls and fences: cut the "
+                    "block to a loop without them, e.g. --block loop)"
+                ).format(exc=exc),
+                exc.stderr,
             ) from None
         raise
     errors = [ln for ln in proc.stderr.splitlines() if "error:" in ln]
     if errors:  # llvm-mca drops instructions it cannot read and carries on: refuse that
-        raise ToolFailedError("llvm-mca rejected the block: " + " | ".join(errors[:4]))
+        raise ToolFailedError(
+            _("llvm-mca rejected the block: {errors}").format(errors=" | ".join(errors[:4])),
+            proc.stderr,
+        )
     result = parse_mca_json(proc.stdout, cpu)
     result.command = ["llvm-mca", *mca_command(cpu, triple, iterations)]
     return result
@@ -514,10 +586,19 @@ class Comparison:
         """A plain-text side-by-side table."""
         rows = self.rows()
         w = max((len(r["text"]) for r in rows), default=10)
-        head = f"{'':>3}  {'instruction':<{w}}  lat lk/llvm  issue lk/llvm  done lk/llvm"
+        word = _("instruction")
+        head = f"{'':>3}  {ljust(word, w)}  " + _("lat lk/llvm  issue lk/llvm  done lk/llvm")
         lines = [
-            f"{self.preset} ({self.rules} rules): lecturekit {self.sim.cycles} cycles, llvm-mca "
-            f"{self.mca.cycles} cycles (-mcpu={self.mca.cpu})",
+            _(
+                "{preset} ({rules} rules): lecturekit {lk} cycles, llvm-mca "
+                "{mca} cycles (-mcpu={cpu})"
+            ).format(
+                preset=self.preset,
+                rules=self.rules,
+                lk=self.sim.cycles,
+                mca=self.mca.cycles,
+                cpu=self.mca.cpu,
+            ),
             head,
         ]
         for r in rows:
@@ -527,7 +608,7 @@ class Comparison:
             done = f"{r['lk_done']:>5}/{r['mca_done']:<4}"
             lines.append(f"I{r['index'] + 1:<2}  {r['text']:<{w}}  {lat}{issue}  {done}{mark}")
         for d in self.differences():
-            lines.append(f"I{d.index + 1}: {d.kind}: {d.detail}")
+            lines.append(f"I{d.index + 1}: {_(d.kind)}: {d.detail}")
         return "\n".join(lines)
 
     def to_dict(self) -> dict:
@@ -548,7 +629,9 @@ def preset_for(cpu: str) -> str:
         return CPU_PRESETS[cpu]
     except KeyError:
         raise LectureKitError(
-            f"no lecturekit preset for -mcpu={cpu}; known: {', '.join(CPU_PRESETS)}"
+            _("no lecturekit preset for -mcpu={cpu}; known: {join}").format(
+                cpu=cpu, join=", ".join(CPU_PRESETS)
+            )
         ) from None
 
 
@@ -556,7 +639,11 @@ def _rules_machine(preset: str, rules: str):
     from .machine import ISSUE_RULES, get_machine
 
     if rules not in ISSUE_RULES:
-        raise LectureKitError(f"rules must be one of {', '.join(ISSUE_RULES)}, got {rules!r}")
+        raise LectureKitError(
+            _("rules must be one of {join}, got {rules!r}").format(
+                join=", ".join(ISSUE_RULES), rules=rules
+            )
+        )
     return get_machine(preset).with_options(issue_rules=rules)
 
 
@@ -577,14 +664,16 @@ def compare(
     body = instructions_only(block)
     program = parse(body, notation="riscv")
     if len(program) == 0:
-        raise LectureKitError("the block has no instructions")
+        raise LectureKitError(_("the block has no instructions"))
     if mca is None:
         mca = run_mca(body, cpu)
     elif isinstance(mca, dict):
         mca = McaResult.from_dict(mca)
     if len(mca.dispatch) != len(program):
         raise LectureKitError(
-            f"llvm-mca saw {len(mca.dispatch)} instructions, lecturekit {len(program)}"
+            _("llvm-mca saw {n_dispatch} instructions, lecturekit {n_program}").format(
+                n_dispatch=len(mca.dispatch), n_program=len(program)
+            )
         )
     sim = simulate(program, machine)
     other_rules = "lecture" if rules == "llvm-mca" else "llvm-mca"
@@ -626,7 +715,7 @@ def explain(c: Comparison) -> list[Difference]:
             seen.add(cause[1])
         before = shift
     if not out and c.sim.cycles != c.mca.cycles:
-        out.append(Difference(len(rows) - 1, "other", "same issue cycles, different end"))
+        out.append(Difference(len(rows) - 1, "other", _("same issue cycles, different end")))
     return out
 
 
@@ -636,25 +725,38 @@ def _rule_cause(c: Comparison, k: int, rows, llvm, lecture) -> tuple[str, str] |
         mine = _last_stall(lecture, k)
         theirs = _last_stall(llvm, k)
         if mine is not None and mine.cause == "WAW":
-            return "WAW", f"{r['text']} writes {mine.on} again: lecturekit waits a cycle, LLVM not"
+            return "WAW", _("{op} writes {on} again: lecturekit waits a cycle, LLVM not").format(
+                op=r["text"], on=mine.on
+            )
         if mine is not None and mine.cause == "memory":
             return (
-                "memory order",
-                f"{r['text']} waits for {mine.on} in lecturekit; llvm-mca assumes no aliasing",
+                "memory order",  # i18n: not shown (a key of MODEL_DIFFERENCES)
+                _("{op} waits for {on} in lecturekit; llvm-mca assumes no aliasing").format(
+                    op=r["text"], on=mine.on
+                ),
             )
         if theirs is not None and theirs.cause == "write-back":
             who = rows[theirs.waits_for]
             return (
-                "write-back order",
-                f"{r['text']} (latency {r['lk_latency']}) waits in llvm-mca so that it "
-                f"completes no earlier than I{who['index'] + 1} {who['text']} (latency "
-                f"{who['lk_latency']}): write-back in program order",
+                "write-back order",  # i18n: not shown (a key of MODEL_DIFFERENCES)
+                _(
+                    "{op} (latency {latency}) waits in llvm-mca so that it completes no earlier "
+                    "than I{k} {other} (latency {other_latency}): write-back in program order"
+                ).format(
+                    op=r["text"],
+                    latency=r["lk_latency"],
+                    k=who["index"] + 1,
+                    other=who["text"],
+                    other_latency=who["lk_latency"],
+                ),
             )
         if theirs is not None and theirs.cause == "structural" and llvm.machine.groups:
             return (
                 "pipes",
-                f"{r['text']} ({r['class']}) waits in llvm-mca for a pipe ({theirs.on}): "
-                "llvm-mca gave an ALU op the pipe this one needed; lecturekit counts the pipes",
+                _(
+                    "{op} ({cls}) waits in llvm-mca for a pipe ({on}): llvm-mca gave an ALU "
+                    "op the pipe this one needed; lecturekit counts the pipes"
+                ).format(op=r["text"], cls=r["class"], on=theirs.on),
             )
     if llvm.issue[k] == r["mca_issue"]:
         return None  # lecturekit under llvm-mca's rules agrees here: absorbed
@@ -664,21 +766,26 @@ def _rule_cause(c: Comparison, k: int, rows, llvm, lecture) -> tuple[str, str] |
     if c.sim.machine.issue_width > 1:
         return (
             "pipes",
-            f"{r['text']} ({r['class']}): llvm-mca issues it in cycle {r['mca_issue']}, "
-            f"lecturekit under llvm-mca's rules in {llvm.issue[k]}: llvm-mca gave an ALU op "
-            "the pipe (A or B) this one needed",
+            _(
+                "{op} ({cls}): llvm-mca issues it in cycle {mca}, lecturekit under "
+                "llvm-mca's rules in {lk}: llvm-mca gave an ALU op the pipe (A or "
+                "B) this one needed"
+            ).format(op=r["text"], cls=r["class"], mca=r["mca_issue"], lk=llvm.issue[k]),
         )
     return (
         "other",
-        f"{r['text']}: llvm-mca issues it in cycle {r['mca_issue']}, lecturekit under "
-        f"llvm-mca's rules in {llvm.issue[k]}",
+        _(
+            "{op}: llvm-mca issues it in cycle {mca}, lecturekit under llvm-mca's rules in {lk}"
+        ).format(op=r["text"], mca=r["mca_issue"], lk=llvm.issue[k]),
     )
 
 
 def _latency_text(opcode: str, r) -> tuple[str, str]:
     return (
         "latency",
-        f"{opcode}: LLVM latency {r['mca_latency']}, lecturekit's {r['lk_latency']}",
+        _("{opcode}: LLVM latency {mca}, lecturekit's {lk}").format(
+            opcode=opcode, mca=r["mca_latency"], lk=r["lk_latency"]
+        ),
     )
 
 
@@ -709,16 +816,30 @@ class IterationComparison:
 
         def overlap(flag: bool) -> str:
             if flag:
-                return "overlaps iterations (a pass starts before the previous one finished)"
-            return "does not overlap iterations"
+                return _("overlaps iterations (a pass starts before the previous one finished)")
+            return _("does not overlap iterations")
 
+        n = self.iterations
         return "\n".join(
             [
-                f"{self.iterations} iterations on {self.preset} ({self.rules} rules): "
-                f"lecturekit {self.lk_cycles} cycles, llvm-mca {self.mca_cycles} "
-                f"(one pass: {lk1} / {mca1}; {self.iterations} x (one pass - 1) + 1 = "
-                f"{self.iterations * (lk1 - 1) + 1} / {self.iterations * (mca1 - 1) + 1})",
-                f"lecturekit {overlap(self.lk_overlap)}; llvm-mca {overlap(self.mca_overlap)}",
+                _(
+                    "{n} iterations on {preset} ({rules} rules): lecturekit {lk} cycles, "
+                    "llvm-mca {mca} (one pass: {lk1} / {mca1}; {n} x (one pass - 1) + 1 = "
+                    "{lk_n} / {mca_n})"
+                ).format(
+                    n=n,
+                    preset=self.preset,
+                    rules=self.rules,
+                    lk=self.lk_cycles,
+                    mca=self.mca_cycles,
+                    lk1=lk1,
+                    mca1=mca1,
+                    lk_n=n * (lk1 - 1) + 1,
+                    mca_n=n * (mca1 - 1) + 1,
+                ),
+                _("lecturekit {lk}; llvm-mca {mca}").format(
+                    lk=overlap(self.lk_overlap), mca=overlap(self.mca_overlap)
+                ),
             ]
         )
 
@@ -737,20 +858,36 @@ def compare_iterations(
     from .pipeline import simulate
 
     if isinstance(iterations, bool) or not isinstance(iterations, int):
-        raise LectureKitError(f"iterations must be an integer 1..1000, got {iterations!r}")
+        raise LectureKitError(
+            _("iterations must be an integer 1..1000, got {iterations!r}").format(
+                iterations=iterations
+            )
+        )
     if not 1 <= iterations <= 1000:
-        raise LectureKitError(f"iterations must be an integer 1..1000, got {iterations!r}")
+        raise LectureKitError(
+            _("iterations must be an integer 1..1000, got {iterations!r}").format(
+                iterations=iterations
+            )
+        )
     preset = preset_for(cpu)
     machine = _rules_machine(preset, rules)
     body = instructions_only(block)
     n = len(parse(body, notation="riscv"))
     if n == 0:
-        raise LectureKitError("the block has no instructions")
+        raise LectureKitError(_("the block has no instructions"))
     if n * iterations > MAX_SIMULATED:
         raise LectureKitError(
-            f"{iterations} iterations of {n} instructions is {n * iterations:,} instructions; "
-            f"lecturekit simulates at most {MAX_SIMULATED:,}: ask for at most "
-            f"{max(1, MAX_SIMULATED // n)} iterations"
+            _(
+                "{iterations} iterations of {n} instructions is {total:,} "
+                "instructions; lecturekit simulates at most {max_simulated:,}: ask for "
+                "at most {most} iterations"
+            ).format(
+                iterations=iterations,
+                n=n,
+                total=n * iterations,
+                max_simulated=MAX_SIMULATED,
+                most=max(1, MAX_SIMULATED // n),
+            )
         )
     mca = run_mca(body, cpu, iterations=iterations) if mca is None else mca
     mca = McaResult.from_dict(mca) if isinstance(mca, dict) else mca
@@ -818,7 +955,7 @@ def draw_comparison(c: Comparison, ax=None, title: str | None = None):
 
     rows = c.rows()
     if ax is None:
-        _, ax = plt.subplots(figsize=(9, 0.32 * len(rows) + 1.2))
+        _unused, ax = plt.subplots(figsize=(9, 0.32 * len(rows) + 1.2))
     for r in rows:
         y = r["index"]
         ax.barh(y - 0.18, r["lk_done"] - r["lk_issue"], left=r["lk_issue"], height=0.34,
@@ -828,9 +965,15 @@ def draw_comparison(c: Comparison, ax=None, title: str | None = None):
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels([f"I{r['index'] + 1} {r['text']}" for r in rows], fontsize=7)
     ax.invert_yaxis()
-    ax.set_xlabel("cycle (issue → result ready)")
+    ax.set_xlabel(_("cycle (issue → result ready)"))
     lk, mca = c.cycles
-    ax.set_title(title or f"{c.preset}: lecturekit {lk} cycles, llvm-mca {mca}", fontsize=9)
+    ax.set_title(
+        title
+        or _("{preset}: lecturekit {lk} cycles, llvm-mca {mca}").format(
+            preset=c.preset, lk=lk, mca=mca
+        ),
+        fontsize=9,
+    )
     ax.legend(loc="upper right", fontsize=8)
     return ax
 
@@ -872,7 +1015,7 @@ def random_block(seed: int, length: int | None = None, fp: bool = False) -> str:
     kinds = [k for k, w, _ in table for _ in range(w)]
     names = {k: ops for k, _, ops in table}
     out = []
-    for _ in range(n):
+    for _unused in range(n):
         kind = rng.choice(kinds)
         op = rng.choice(names[kind])
         r = [rng.choice(_RAND_REGS) for _ in range(3)]

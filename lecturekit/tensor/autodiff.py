@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import LectureKitError
+from ..language import N_, _
 from .graph import Builder, Node, TensorGraph
 
 
@@ -37,10 +38,10 @@ class AutodiffError(LectureKitError):
 
 #: how each operation passes its output's adjoint ``g`` back to its inputs, as text
 RULES = {
-    "add": "ā += sum_to(g, a);  b̄ += sum_to(g, b)",
-    "sub": "ā += sum_to(g, a);  b̄ += sum_to(-g, b)",
-    "mul": "ā += sum_to(g·b, a);  b̄ += sum_to(g·a, b)",
-    "div": "ā += sum_to(g / b, a);  b̄ += sum_to(-(g·out) / b, b)",
+    "add": "ā += sum_to(g, a);  b̄ += sum_to(g, b)",  # i18n: as is
+    "sub": "ā += sum_to(g, a);  b̄ += sum_to(-g, b)",  # i18n: as is
+    "mul": "ā += sum_to(g·b, a);  b̄ += sum_to(g·a, b)",  # i18n: as is
+    "div": "ā += sum_to(g / b, a);  b̄ += sum_to(-(g·out) / b, b)",  # i18n: as is
     "neg": "ā += -g",
     "exp": "ā += g·out",
     "log": "ā += g / a",
@@ -52,9 +53,9 @@ RULES = {
     "matmul": "ā += g @ bᵀ;  b̄ += aᵀ @ g",
     "transpose": "ā += gᵀ",
     "sum": "ā += broadcast_to(g, a)",
-    "where": "ā += sum_to(where(c, g, 0), a);  b̄ += sum_to(where(c, 0, g), b)",
-    "gt": "no gradient (a comparison)",
-    "step": "no gradient (relu's derivative is 0 almost everywhere)",
+    "where": "ā += sum_to(where(c, g, 0), a);  b̄ += sum_to(where(c, 0, g), b)",  # i18n: as is
+    "gt": N_("no gradient (a comparison)"),
+    "step": N_("no gradient (relu's derivative is 0 almost everywhere)"),
 }
 
 
@@ -134,16 +135,24 @@ def backward(
     output = output or (graph.outputs[0] if len(graph.outputs) == 1 else None)
     if output is None:
         raise AutodiffError(
-            f"{graph.name} has {len(graph.outputs)} outputs; name the one to differentiate"
+            _("{name} has {n_outputs} outputs; name the one to differentiate").format(
+                name=graph.name, n_outputs=len(graph.outputs)
+            )
         )
     names = [n.name for n in graph.nodes]
     if output not in names:
-        raise AutodiffError(f"{graph.name}: no node named {output!r} to differentiate")
+        raise AutodiffError(
+            _("{name}: no node named {output!r} to differentiate").format(
+                name=graph.name, output=output
+            )
+        )
     wrt = list(graph.inputs if wrt is None else wrt)
     for x in wrt:
         if x not in graph.inputs:
             raise AutodiffError(
-                f"{graph.name}: {x!r} is not an input; inputs are {', '.join(graph.inputs)}"
+                _("{name}: {x!r} is not an input; inputs are {join}").format(
+                    name=graph.name, x=x, join=", ".join(graph.inputs)
+                )
             )
     b = Builder(f"{graph.name}_backward")
     b.nodes = list(graph.nodes)
@@ -173,7 +182,7 @@ def backward(
         added: list[str] = []
         _vjp(b, n, g, nodes, accumulate, added)
         created = tuple(x.name for x in b.nodes[start:])
-        steps.append(Step(n.name, n.expression().replace("%", ""), RULES[n.op], created))
+        steps.append(Step(n.name, n.expression().replace("%", ""), _(RULES[n.op]), created))
     gradients = {}
     for x in wrt:
         if x in adjoint:
@@ -266,7 +275,9 @@ def _vjp(b: Builder, n: Node, g: str, nodes, accumulate, added) -> None:
     elif op in ("gt", "step"):
         pass  # piecewise constant: no gradient flows
     else:  # sum_to and broadcast_to only appear in backward graphs
-        raise AutodiffError(f"no derivative rule for {op} (node {n.name})")
+        raise AutodiffError(
+            _("no derivative rule for {op} (node {name})").format(op=op, name=n.name)
+        )
 
 
 def gradients(graph: TensorGraph, inputs: Mapping[str, object], wrt=None, output=None) -> dict:
@@ -289,14 +300,20 @@ def jvp(
     env = graph.evaluate(inputs)
     for k in tangents:
         if k not in graph.inputs:
-            raise AutodiffError(f"{graph.name}: tangent for {k!r}, which is not an input")
+            raise AutodiffError(
+                _("{name}: tangent for {k!r}, which is not an input").format(name=graph.name, k=k)
+            )
     dot: dict[str, np.ndarray] = {}
     for n in graph.nodes:
         v = env[n.name]
         if n.op == "placeholder":
             t = np.asarray(tangents.get(n.name, np.zeros_like(v)), dtype=float)
             if t.shape != v.shape:
-                raise AutodiffError(f"tangent of {n.name} has shape {t.shape}, not {v.shape}")
+                raise AutodiffError(
+                    _("tangent of {name} has shape {shape}, not {shape2}").format(
+                        name=n.name, shape=t.shape, shape2=v.shape
+                    )
+                )
             dot[n.name] = t
             continue
         a = [env[x] for x in n.inputs]
@@ -351,7 +368,7 @@ def _jvp_rule(n: Node, out, a, da):
             return _sum_to(da[0], a[1])
         if op == "broadcast_to":
             return np.broadcast_to(da[0], np.shape(a[1])).astype(float)
-    raise AutodiffError(f"no forward-mode rule for {op} (node {n.name})")
+    raise AutodiffError(_("no forward-mode rule for {op} (node {name})").format(op=op, name=n.name))
 
 
 # -- numerical differentiation and expression swell ---------------------------------------------
@@ -368,7 +385,7 @@ def finite_difference(
     (the output must be a scalar)."""
     output = output or graph.outputs[0]
     if wrt not in graph.inputs:
-        raise AutodiffError(f"{graph.name}: {wrt!r} is not an input")
+        raise AutodiffError(_("{name}: {wrt!r} is not an input").format(name=graph.name, wrt=wrt))
     base = {k: np.array(v, dtype=float) for k, v in inputs.items()}
     x = base[wrt]
     grad = np.zeros_like(x)
@@ -379,7 +396,11 @@ def finite_difference(
         f_hi = graph.evaluate({**base, wrt: hi})[output]
         f_lo = graph.evaluate({**base, wrt: lo})[output]
         if np.size(f_hi) != 1:
-            raise AutodiffError(f"{output} is not a scalar; differences need a scalar output")
+            raise AutodiffError(
+                _("{output} is not a scalar; differences need a scalar output").format(
+                    output=output
+                )
+            )
         grad[idx] = (float(f_hi) - float(f_lo)) / (2 * eps)
     return grad
 
@@ -389,7 +410,9 @@ def tree_size(graph: TensorGraph, name: str) -> int:
     into each place that uses it. The graph's own size is the number of distinct nodes."""
     nodes = {n.name: n for n in graph.nodes}
     if name not in nodes:
-        raise AutodiffError(f"{graph.name}: no node named {name!r}")
+        raise AutodiffError(
+            _("{name}: no node named {name2!r}").format(name=graph.name, name2=name)
+        )
     size: dict[str, int] = {}
     for n in graph.nodes:  # topological order: inputs first
         size[n.name] = 1 + sum(size[a] for a in n.inputs)
@@ -400,7 +423,9 @@ def dag_size(graph: TensorGraph, name: str) -> int:
     """Distinct nodes ``name`` depends on (itself included): the same value as a graph."""
     nodes = {n.name: n for n in graph.nodes}
     if name not in nodes:
-        raise AutodiffError(f"{graph.name}: no node named {name!r}")
+        raise AutodiffError(
+            _("{name}: no node named {name2!r}").format(name=graph.name, name2=name)
+        )
     seen, todo = set(), [name]
     while todo:
         x = todo.pop()

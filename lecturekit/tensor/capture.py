@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import LectureKitError
+from ..language import _
 from .graph import OPS, Builder, GraphError, TensorGraph
 from .ops import FUNCTIONS
 
@@ -73,20 +74,28 @@ class Assumption:
     function: str = ""  #: the function the branch is in
 
     def warning(self) -> str:
-        where = (
-            f"{self.function + ', ' if self.function else ''}line {self.line}: "
-            if self.line
-            else ""
-        )
+        if not self.line:
+            where = ""
+        elif self.function:
+            where = _("{function}, line {line}: ").format(function=self.function, line=self.line)
+        else:
+            where = _("line {line}: ").format(line=self.line)
         if not isinstance(self.value, bool):
-            return (
-                f"{where}a tensor ({self.condition}) was converted to the number {self.value!r}; "
+            return _(
+                "{where}a tensor ({condition}) was converted to the number {value!r}; "
                 "the graph uses that constant for every input"
-            )
+            ).format(where=where, condition=self.condition, value=self.value)
         return (
-            f"{where}a tensor ({self.condition}) was used as a Python bool; tracing took the "
-            f"{'true' if self.value else 'false'} branch and the graph assumes it for every input"
-        )
+            _(
+                "{where}a tensor ({condition}) was used as a Python bool; tracing took "
+                "the true branch and the graph assumes it for every input"
+            )
+            if self.value
+            else _(
+                "{where}a tensor ({condition}) was used as a Python bool; tracing took "
+                "the false branch and the graph assumes it for every input"
+            )
+        ).format(where=where, condition=self.condition)
 
 
 class Traced:
@@ -138,7 +147,9 @@ class Traced:
 
     def __pow__(self, p):
         if isinstance(p, bool) or not isinstance(p, (int, float)):
-            raise CaptureError(f"x ** p needs a constant number p, got {type(p).__name__}")
+            raise CaptureError(
+                _("x ** p needs a constant number p, got {name}").format(name=type(p).__name__)
+            )
         return self.tracer.record("pow", (self,), p=float(p))
 
     def __gt__(self, o):
@@ -158,7 +169,9 @@ class Traced:
     def shape(self):
         if self.value is None:
             raise CaptureError(
-                f"symbolic tracing: the shape of {self.name} is not known without a value"
+                _("symbolic tracing: the shape of {name} is not known without a value").format(
+                    name=self.name
+                )
             )
         return np.shape(self.value)
 
@@ -170,8 +183,10 @@ class Traced:
 
     def __iter__(self):
         raise CaptureError(
-            f"iterating over the traced tensor {self.name} would unroll it into Python values; "
-            "use tensor operations instead"
+            _(
+                "iterating over the traced tensor {name} would unroll it into Python "
+                "values; use tensor operations instead"
+            ).format(name=self.name)
         )
 
 
@@ -203,11 +218,13 @@ class _Tracer:
         """A Python number or numpy array becomes a constant node."""
         if isinstance(x, Traced):
             if x.tracer is not self:
-                raise CaptureError("a traced value from another trace was used in this one")
+                raise CaptureError(_("a traced value from another trace was used in this one"))
             return x
         if isinstance(x, bool) or not isinstance(x, (int, float, np.ndarray, np.number, list)):
             raise CaptureError(
-                f"line {_user_line()}: cannot use a {type(x).__name__} in a tensor operation"
+                _("line {user_line}: cannot use a {name} in a tensor operation").format(
+                    user_line=_user_line(), name=type(x).__name__
+                )
             )
         value = np.asarray(x, dtype=float)
         return Traced(self, self.builder.add("const", name="const", value=value), value)
@@ -226,22 +243,29 @@ class _Tracer:
                         value = np.asarray(OPS[op].compute(*values), dtype=float)
             except ValueError as exc:
                 shapes = ", ".join(str(np.shape(v)) for v in values)
-                raise CaptureError(f"line {line}: {op} on shapes {shapes}: {exc}") from None
+                raise CaptureError(
+                    _("line {line}: {op} on shapes {shapes}: {exc}").format(
+                        line=line, op=op, shapes=shapes, exc=exc
+                    )
+                ) from None
         name = self.builder.add(op, [t.name for t in traced], line=line, **attrs)
         return Traced(self, name, value)
 
     def branch_value(self, t: Traced):
         if self.mode == "symbolic":
             raise CaptureError(
-                f"{_user_function()}, line {_user_line()}: symbolically traced values cannot be "
-                "used as inputs to "
-                f"control flow ({t.name} has no value while tracing); the branch depends on the "
-                "data"
+                _(
+                    "{user_function}, line {user_line}: symbolically traced values cannot "
+                    "be used as inputs to control flow ({name} has no value while "
+                    "tracing); the branch depends on the data"
+                ).format(user_function=_user_function(), user_line=_user_line(), name=t.name)
             )
         if np.size(t.value) != 1:
             raise CaptureError(
-                f"line {_user_line()}: the truth of a tensor of shape {np.shape(t.value)} is "
-                "ambiguous; reduce it to one number first (e.g. x.sum() > 0)"
+                _(
+                    "line {user_line}: the truth of a tensor of shape {shape} is "
+                    "ambiguous; reduce it to one number first (e.g. x.sum() > 0)"
+                ).format(user_line=_user_line(), shape=np.shape(t.value))
             )
         return np.asarray(t.value).item()
 
@@ -250,9 +274,11 @@ class _Tracer:
         value = float(self.branch_value(t))
         if self.mode == "segments":
             raise CaptureError(
-                f"{_user_function()}, line {_user_line()}: float() of the traced value {t.name}: "
-                "graph_breaks caches graphs by the truth of branches, not by numbers; compute "
-                "with the tensor instead"
+                _(
+                    "{user_function}, line {user_line}: float() of the traced value "
+                    "{name}: graph_breaks caches graphs by the truth of branches, not by "
+                    "numbers; compute with the tensor instead"
+                ).format(user_function=_user_function(), user_line=_user_line(), name=t.name)
             )
         self.assumptions.append(Assumption(_user_line(), t.name, value, _user_function()))
         return value
@@ -271,13 +297,15 @@ def _params(fn: Callable) -> list[str]:
     try:
         sig = inspect.signature(fn)
     except (TypeError, ValueError):
-        raise CaptureError(f"cannot read the parameters of {fn!r}") from None
+        raise CaptureError(_("cannot read the parameters of {fn!r}").format(fn=fn)) from None
     names = []
     for p in sig.parameters.values():
         if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
             raise CaptureError(
-                f"{fn.__name__}: parameter {p.name} is *args, **kwargs or keyword-only; "
-                "capture takes plain positional parameters"
+                _(
+                    "{name}: parameter {name2} is *args, **kwargs or keyword-only; capture "
+                    "takes plain positional parameters"
+                ).format(name=fn.__name__, name2=p.name)
             )
         names.append(p.name)
     return names
@@ -327,8 +355,12 @@ def trace(fn: Callable, *example_inputs, name: str | None = None) -> Trace:
     names = _params(fn)
     if len(example_inputs) != len(names):
         raise CaptureError(
-            f"{fn.__name__} takes {len(names)} input(s) ({', '.join(names)}), "
-            f"got {len(example_inputs)} example(s)"
+            _("{name} takes {n_names} input(s) ({join}), got {n_example_inputs} example(s)").format(
+                name=fn.__name__,
+                n_names=len(names),
+                join=", ".join(names),
+                n_example_inputs=len(example_inputs),
+            )
         )
     tracer = _Tracer("concrete", name or fn.__name__)
     result = _call(fn, tracer, example_inputs, names)
@@ -441,9 +473,15 @@ class GraphBreakFunction:
         if key not in self.cache:
             self.cache[key] = path[0]
             self.outputs[key] = outputs
-            self.log.append(f"capture for {key}: {len(path)} graph(s)")
+            self.log.append(
+                _("capture for {key}: {n_path} graph(s)").format(key=key, n_path=len(path))
+            )
         else:
-            self.log.append(f"capture of a new path {decisions} for {key}")
+            self.log.append(
+                _("capture of a new path {decisions} for {key}").format(
+                    decisions=decisions, key=key
+                )
+            )
         node = self.cache[key]
         for seg, value in zip(path[1:], decisions, strict=True):
             node = node.children.setdefault(value, seg)
@@ -453,7 +491,9 @@ class GraphBreakFunction:
     def __call__(self, *args):
         if len(args) != len(self.names):
             raise CaptureError(
-                f"{self.fn.__name__} takes {len(self.names)} input(s), got {len(args)}"
+                _("{name} takes {n_names} input(s), got {n_args}").format(
+                    name=self.fn.__name__, n_names=len(self.names), n_args=len(args)
+                )
             )
         key = _guard(args)
         if key not in self.cache:
@@ -524,14 +564,18 @@ class _Converter:
             source = textwrap.dedent(inspect.getsource(fn))
         except (OSError, TypeError):
             raise CaptureError(
-                f"{getattr(fn, '__name__', fn)!r}: its source is not available, so it cannot "
-                "be converted from the AST (a lambda in a string, a built-in)"
+                _(
+                    "{getattr!r}: its source is not available, so it cannot be converted "
+                    "from the AST (a lambda in a string, a built-in)"
+                ).format(getattr=getattr(fn, "__name__", fn))
             ) from None
         self.lines = source.splitlines()
         tree = ast.parse(source)
         defs = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
         if not defs:
-            raise CaptureError(f"{fn.__name__}: no def statement in its source (a lambda?)")
+            raise CaptureError(
+                _("{name}: no def statement in its source (a lambda?)").format(name=fn.__name__)
+            )
         self.fdef = defs[0]
         self.builder = Builder(fn.__name__)
         self.globals = getattr(fn, "__globals__", {})
@@ -541,7 +585,9 @@ class _Converter:
         col = getattr(node, "col_offset", 0) + 1
         text = self.lines[line - 1].strip() if 0 < line <= len(self.lines) else ""
         return CaptureError(
-            f"{self.fn.__name__}, line {line}, column {col}: {message}"
+            _("{name}, line {line}, column {col}: {message}").format(
+                name=self.fn.__name__, line=line, col=col, message=message
+            )
             + (f"\n    {text}" if text else "")
         )
 
@@ -550,10 +596,12 @@ class _Converter:
         for a in self.fdef.args.args:
             env[a.arg] = self.builder.add("placeholder", name=a.arg)
         if self.fdef.args.vararg or self.fdef.args.kwarg or self.fdef.args.kwonlyargs:
-            raise self.error(self.fdef, "*args, **kwargs and keyword-only parameters are refused")
-        _, result = self.block(self.fdef.body, env)
+            raise self.error(
+                self.fdef, _("*args, **kwargs and keyword-only parameters are refused")
+            )
+        _unused, result = self.block(self.fdef.body, env)
         if result is None:
-            raise self.error(self.fdef, "the function never returns a value")
+            raise self.error(self.fdef, _("the function never returns a value"))
         outs = result if isinstance(result, list) else [result]
         return self.builder.graph([self.node(o, self.fdef) for o in outs])
 
@@ -561,29 +609,29 @@ class _Converter:
     def node(self, value, where) -> str:
         if isinstance(value, _Static):
             if isinstance(value.value, bool) or not isinstance(value.value, (int, float)):
-                raise self.error(where, f"{value.value!r} is not a number")
+                raise self.error(where, _("{value!r} is not a number").format(value=value.value))
             return self.builder.add("const", name="const", value=float(value.value))
         if value is _UNDEFINED:
-            raise self.error(where, "a name defined in only one arm of an if is used after it")
+            raise self.error(where, _("a name defined in only one arm of an if is used after it"))
         return value
 
     def block(self, stmts, env):
         for stmt in stmts:
             if isinstance(stmt, ast.Assign):
                 if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
-                    raise self.error(stmt, "only assignments to one plain name are converted")
+                    raise self.error(stmt, _("only assignments to one plain name are converted"))
                 env[stmt.targets[0].id] = self.expr(stmt.value, env)
             elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
                 op = _BINOPS.get(type(stmt.op))
                 if op is None or stmt.target.id not in env:
-                    raise self.error(stmt, "this augmented assignment is not converted")
+                    raise self.error(stmt, _("this augmented assignment is not converted"))
                 old = self.node(env[stmt.target.id], stmt)
                 env[stmt.target.id] = self.builder.add(
                     op, [old, self.node(self.expr(stmt.value, env), stmt)], line=stmt.lineno
                 )
             elif isinstance(stmt, ast.Return):
                 if stmt.value is None:
-                    raise self.error(stmt, "return without a value")
+                    raise self.error(stmt, _("return without a value"))
                 if isinstance(stmt.value, ast.Tuple):
                     return env, [self.expr(e, env) for e in stmt.value.elts]
                 return env, self.expr(stmt.value, env)
@@ -600,26 +648,30 @@ class _Converter:
             else:
                 raise self.error(
                     stmt,
-                    f"a {type(stmt).__name__} statement: static conversion handles assignments, "
-                    "if, for over range(constant) and return",
+                    _(
+                        "a {name} statement: static conversion handles assignments, if, for "
+                        "over range(constant) and return"
+                    ).format(name=type(stmt).__name__),
                 )
         return env, None
 
     def if_(self, stmt: ast.If, env):
         cond = self.expr(stmt.test, env)
         if isinstance(cond, _Static):  # decided while converting
-            _, result = self.block(stmt.body if cond.value else stmt.orelse, env)
+            _unused, result = self.block(stmt.body if cond.value else stmt.orelse, env)
             return result
         env_t, env_f = dict(env), dict(env)
-        _, ret_t = self.block(stmt.body, env_t)
-        _, ret_f = self.block(stmt.orelse, env_f)
+        _unused, ret_t = self.block(stmt.body, env_t)
+        _unused, ret_f = self.block(stmt.orelse, env_f)
         if (ret_t is None) != (ret_f is None):
             raise self.error(
-                stmt, "return in only one arm of an if on a tensor: write both arms to return"
+                stmt, _("return in only one arm of an if on a tensor: write both arms to return")
             )
         if ret_t is not None:
             if isinstance(ret_t, list) or isinstance(ret_f, list):
-                raise self.error(stmt, "returning tuples from the arms of an if is not converted")
+                raise self.error(
+                    stmt, _("returning tuples from the arms of an if is not converted")
+                )
             return self.select(cond, ret_t, ret_f, stmt)
         for name in list(dict.fromkeys([*env_t, *env_f])):
             a, b = env_t.get(name, _UNDEFINED), env_f.get(name, _UNDEFINED)
@@ -648,27 +700,36 @@ class _Converter:
             and len(it.args) == 1
             and not stmt.orelse
         ):
-            raise self.error(stmt, "only `for name in range(n):` loops are converted")
+            raise self.error(stmt, _("only `for name in range(n):` loops are converted"))
         bound = self.expr(it.args[0], env)
         if not isinstance(bound, _Static) or not isinstance(bound.value, int):
             what = ast.unparse(it.args[0])
             raise self.error(
                 it,
-                f"range({what}): the bound is a run-time value, so static analysis cannot know "
-                "how many times the loop runs",
+                _(
+                    "range({what}): the bound is a run-time value, so static analysis "
+                    "cannot know how many times the loop runs"
+                ).format(what=what),
             )
         if bound.value > 1000:
-            raise self.error(it, f"range({bound.value}): unrolling more than 1000 times refused")
+            raise self.error(
+                it,
+                _("range({value}): unrolling more than 1000 times refused").format(
+                    value=bound.value
+                ),
+            )
         for i in range(bound.value):
             env[stmt.target.id] = _Static(i)
-            _, result = self.block(stmt.body, env)
+            _unused, result = self.block(stmt.body, env)
             if result is not None:
-                raise self.error(stmt, "return inside a for loop is not converted")
+                raise self.error(stmt, _("return inside a for loop is not converted"))
 
     def expr(self, e: ast.AST, env):
         if isinstance(e, ast.Constant):
             if isinstance(e.value, bool) or not isinstance(e.value, (int, float)):
-                raise self.error(e, f"the constant {e.value!r} is not a number")
+                raise self.error(
+                    e, _("the constant {value!r} is not a number").format(value=e.value)
+                )
             return _Static(e.value)
         if isinstance(e, ast.Name):
             if e.id in env:
@@ -678,14 +739,16 @@ class _Converter:
                 return _Static(value)
             raise self.error(
                 e,
-                f"{e.id} is not a parameter or a local name, and not a number known before the "
-                "call (its type is only known at run time)",
+                _(
+                    "{id} is not a parameter or a local name, and not a number known "
+                    "before the call (its type is only known at run time)"
+                ).format(id=e.id),
             )
         if isinstance(e, ast.BinOp):
             left, right = self.expr(e.left, env), self.expr(e.right, env)
             if isinstance(e.op, ast.Pow):
                 if not isinstance(right, _Static):
-                    raise self.error(e, "x ** p needs a constant p")
+                    raise self.error(e, _("x ** p needs a constant p"))
                 if isinstance(left, _Static):
                     return _Static(left.value**right.value)
                 return self.builder.add(
@@ -693,7 +756,9 @@ class _Converter:
                 )
             op = _BINOPS.get(type(e.op))
             if op is None:
-                raise self.error(e, f"the operator {type(e.op).__name__} is not converted")
+                raise self.error(
+                    e, _("the operator {name} is not converted").format(name=type(e.op).__name__)
+                )
             if isinstance(left, _Static) and isinstance(right, _Static) and op != "matmul":
                 return _Static(_fold(op, left.value, right.value))
             return self.builder.add(op, [self.node(left, e), self.node(right, e)], line=e.lineno)
@@ -707,7 +772,7 @@ class _Converter:
             if isinstance(e.ops[0], ast.Lt):
                 a, b = b, a
             elif not isinstance(e.ops[0], ast.Gt):
-                raise self.error(e, "only the comparisons > and < are converted")
+                raise self.error(e, _("only the comparisons > and < are converted"))
             if isinstance(a, _Static) and isinstance(b, _Static):
                 return _Static(a.value > b.value)
             return self.builder.add("gt", [self.node(a, e), self.node(b, e)], line=e.lineno)
@@ -717,12 +782,12 @@ class _Converter:
             )
         if isinstance(e, ast.Call):
             return self.call(e, env)
-        raise self.error(e, f"a {type(e).__name__} expression is not converted")
+        raise self.error(e, _("a {name} expression is not converted").format(name=type(e).__name__))
 
     def call(self, e: ast.Call, env):
         f = e.func
         if e.keywords:
-            raise self.error(e, "keyword arguments are not converted")
+            raise self.error(e, _("keyword arguments are not converted"))
         if isinstance(f, ast.Attribute) and f.attr == "sum" and not e.args:
             if isinstance(f.value, ast.Name) and f.value.id not in env:
                 pass  # T.sum(...) is handled below
@@ -735,12 +800,19 @@ class _Converter:
             shown = ast.unparse(f)
             raise self.error(
                 e,
-                f"a call to {shown}: not a known tensor operation ({', '.join(FUNCTIONS)}); "
-                "static analysis cannot tell what it is or what it returns",
+                _(
+                    "a call to {shown}: not a known tensor operation ({join}); static "
+                    "analysis cannot tell what it is or what it returns"
+                ).format(shown=shown, join=", ".join(FUNCTIONS)),
             )
         args = [self.node(self.expr(a, env), e) for a in e.args]
         if len(args) != OPS[name].arity:
-            raise self.error(e, f"{name} takes {OPS[name].arity} argument(s), got {len(args)}")
+            raise self.error(
+                e,
+                _("{name} takes {arity} argument(s), got {n_args}").format(
+                    name=name, arity=OPS[name].arity, n_args=len(args)
+                ),
+            )
         return self.builder.add(name, args, line=e.lineno)
 
 
@@ -752,7 +824,7 @@ def _fold(op: str, a, b):
     if op == "mul":
         return a * b
     if b == 0:
-        raise CaptureError("division by zero in a constant expression")
+        raise CaptureError(_("division by zero in a constant expression"))
     return a / b
 
 

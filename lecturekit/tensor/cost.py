@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import ConfigError, ScheduleError
+from ..language import N_, _
 from ..llm import roofline
 from .loopnest import Access, LoopNest, _eval, _flat
 
@@ -59,13 +60,25 @@ class CPU:
         for f in ("cores", "lanes", "fma_units", "fma_latency", "cache_bytes", "line_bytes"):
             v = getattr(self, f)
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise ConfigError(f"CPU {self.name!r}: {f} must be a whole number >= 1, got {v!r}")
+                raise ConfigError(
+                    _("CPU {name!r}: {f} must be a whole number >= 1, got {v!r}").format(
+                        name=self.name, f=f, v=v
+                    )
+                )
         for f in ("clock_hz", "bandwidth"):
             v = getattr(self, f)
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0:
-                raise ConfigError(f"CPU {self.name!r}: {f} must be a number > 0, got {v!r}")
+                raise ConfigError(
+                    _("CPU {name!r}: {f} must be a number > 0, got {v!r}").format(
+                        name=self.name, f=f, v=v
+                    )
+                )
         if self.cache_bytes % self.line_bytes:
-            raise ConfigError(f"CPU {self.name!r}: cache_bytes must be a multiple of line_bytes")
+            raise ConfigError(
+                _("CPU {name!r}: cache_bytes must be a multiple of line_bytes").format(
+                    name=self.name
+                )
+            )
 
     @property
     def peak_flops(self) -> float:
@@ -88,7 +101,7 @@ class CPU:
 #: latency 4, 3 GHz), its 32 KiB L1 data cache, 64-byte lines and ~40 GB/s of DRAM: an
 #: illustration, not a measurement of this machine
 EXAMPLE_CPU = CPU(
-    "example CPU (4 cores, AVX2)",
+    N_("example CPU (4 cores, AVX2)"),
     cores=4,
     lanes=8,
     fma_units=2,
@@ -116,7 +129,11 @@ def _line_ids(nest: LoopNest, acc: Access, values, line_elems: int) -> np.ndarra
 def _elems_per_line(nest: LoopNest, line_bytes: int) -> int:
     eb = nest.computation.element_bytes
     if line_bytes % eb:
-        raise ConfigError(f"a line of {line_bytes} bytes does not hold whole {eb}-byte elements")
+        raise ConfigError(
+            _("a line of {line_bytes} bytes does not hold whole {eb}-byte elements").format(
+                line_bytes=line_bytes, eb=eb
+            )
+        )
     return line_bytes // eb
 
 
@@ -154,15 +171,21 @@ def simulate_cache(nest: LoopNest, cache_bytes: int, line_bytes: int = 64) -> Tr
     and written. Counts the lines loaded per tensor and the dirty lines written back (at
     eviction, and all the rest at the end)."""
     if isinstance(cache_bytes, bool) or not isinstance(cache_bytes, int) or cache_bytes < 1:
-        raise ConfigError(f"cache_bytes must be a whole number >= 1, got {cache_bytes!r}")
+        raise ConfigError(
+            _("cache_bytes must be a whole number >= 1, got {cache_bytes!r}").format(
+                cache_bytes=cache_bytes
+            )
+        )
     if cache_bytes % line_bytes:
-        raise ConfigError("cache_bytes must be a multiple of line_bytes")
+        raise ConfigError(_("cache_bytes must be a multiple of line_bytes"))
     comp = nest.computation
     accesses = comp.points * (len(comp.inputs) + 1)
     if accesses > MAX_ACCESSES:
         raise ScheduleError(
-            f"{comp.name}: {accesses:,} accesses; the cache simulation runs at most "
-            f"{MAX_ACCESSES:,} (use the model, cost.traffic, for larger nests)"
+            _(
+                "{name}: {accesses:,} accesses; the cache simulation runs at most "
+                "{max_accesses:,} (use the model, cost.traffic, for larger nests)"
+            ).format(name=comp.name, accesses=accesses, max_accesses=MAX_ACCESSES)
         )
     per_line = _elems_per_line(nest, line_bytes)
     tensors = _tensor_order(nest)
@@ -187,10 +210,10 @@ def simulate_cache(nest: LoopNest, cache_bytes: int, line_bytes: int = 64) -> Tr
             loads[tensors[key % len(tensors)]] += 1
             cache[key] = write
             if len(cache) > capacity:
-                _, dirty = cache.popitem(last=False)
+                _unused, dirty = cache.popitem(last=False)
                 writebacks += dirty
     writebacks += sum(1 for key, dirty in cache.items() if dirty and key % len(tensors) == out_id)
-    return Traffic(loads, writebacks, line_bytes, "LRU simulation")
+    return Traffic(loads, writebacks, line_bytes, N_("LRU simulation"))
 
 
 # -- the model ----------------------------------------------------------------------------------
@@ -227,7 +250,11 @@ def traffic(nest: LoopNest, cache_bytes: int, line_bytes: int = 64, memo: dict |
     ``memo`` (a dict) may be shared between calls on nests of the same computation (a search):
     footprints are remembered by the loops they depend on."""
     if isinstance(cache_bytes, bool) or not isinstance(cache_bytes, int) or cache_bytes < 1:
-        raise ConfigError(f"cache_bytes must be a whole number >= 1, got {cache_bytes!r}")
+        raise ConfigError(
+            _("cache_bytes must be a whole number >= 1, got {cache_bytes!r}").format(
+                cache_bytes=cache_bytes
+            )
+        )
     comp = nest.computation
     per_line = _elems_per_line(nest, line_bytes)
     capacity = cache_bytes // line_bytes
@@ -240,7 +267,9 @@ def traffic(nest: LoopNest, cache_bytes: int, line_bytes: int = 64, memo: dict |
     for acc in accs:
         mine = nest.loops_of(acc)
         if math.prod(lp.extent for lp in loops if lp.name in mine) > MAX_FOOTPRINT_POINTS:
-            raise ScheduleError(f"{comp.name}: too large for the footprint model")
+            raise ScheduleError(
+                _("{name}: too large for the footprint model").format(name=comp.name)
+            )
     by_tensor: dict[str, list[Access]] = {}
     for acc in accs:
         by_tensor.setdefault(acc.tensor, []).append(acc)
@@ -266,7 +295,9 @@ def traffic(nest: LoopNest, cache_bytes: int, line_bytes: int = 64, memo: dict |
         indexes = set().union(*(nest.loops_of(a) for a in found))
         if level == 0:
             count = tensor_lines(t, 0)
-            notes.append(f"{t}: everything fits: each line once ({count})")
+            notes.append(
+                _("{t}: everything fits: each line once ({count})").format(t=t, count=count)
+            )
             loads[t] = count
             continue
         # loops just outside the fitting level that do not index t keep t in the cache
@@ -275,18 +306,32 @@ def traffic(nest: LoopNest, cache_bytes: int, line_bytes: int = 64, memo: dict |
             e -= 1
         if e < level:
             count = tensor_lines(t, level) * math.prod(lp.extent for lp in loops[:e])
-            inside = f"loops from {loops[level].name}" if level < n else "the body"
+            inside = (
+                _("loops from {name}").format(name=loops[level].name)
+                if level < n
+                else _("the body")
+            )
             kept = ", ".join(lp.name for lp in loops[e:level])
-            why = f"{tensor_lines(t, level)} lines per run of {inside}, kept across {kept}"
+            why = _("{lines} lines per run of {inside}, kept across {kept}").format(
+                lines=tensor_lines(t, level), inside=inside, kept=kept
+            )
         else:
             # loop level-1 indexes t: consecutive iterations reuse shared lines (spatial reuse)
             count = tensor_lines(t, level - 1) * math.prod(lp.extent for lp in loops[: level - 1])
-            why = f"{tensor_lines(t, level - 1)} lines per run of loop {loops[level - 1].name}"
+            why = _("{lines} lines per run of loop {name}").format(
+                lines=tensor_lines(t, level - 1), name=loops[level - 1].name
+            )
         outer = [lp.name for lp in loops[: (e if e < level else level - 1)]]
-        notes.append(f"{t}: {why}" + (f", reloaded for every {', '.join(outer)}" if outer else ""))
+        notes.append(
+            _("{tensor}: {why}, reloaded for every {loops}").format(
+                tensor=t, why=why, loops=", ".join(outer)
+            )
+            if outer
+            else f"{t}: {why}"
+        )
         loads[t] = count
     writebacks = loads[comp.output.tensor]
-    return Traffic(loads, writebacks, line_bytes, "reuse model", level, notes)
+    return Traffic(loads, writebacks, line_bytes, N_("reuse model"), level, notes)
 
 
 def compulsory(nest: LoopNest, line_bytes: int = 64) -> Traffic:
@@ -299,7 +344,7 @@ def compulsory(nest: LoopNest, line_bytes: int = 64) -> Traffic:
         loads[t] = math.ceil(math.prod(shape) / per_line)
     order = _tensor_order(nest)
     return Traffic(
-        {t: loads[t] for t in order}, loads[comp.output.tensor], line_bytes, "compulsory"
+        {t: loads[t] for t in order}, loads[comp.output.tensor], line_bytes, N_("compulsory")
     )
 
 
@@ -343,11 +388,28 @@ class Cost:
         return self.flops / self.seconds / 1e9
 
     def summary(self) -> str:
-        return (
-            f"{self.bytes / 1024:,.1f} KiB of DRAM traffic, {self.intensity:.2f} FLOP/B; "
-            f"ceiling {self.ceiling / 1e9:,.1f} GFLOP/s (lanes {self.lanes_used:g}, "
-            f"cores {self.cores_used:g}, chains {self.chains}); {self.bound}-bound, "
-            f"{self.seconds * 1e6:,.2f} µs = {self.gflops:,.1f} GFLOP/s"
+        text = (
+            _(
+                "{kib:,.1f} KiB of DRAM traffic, {intensity:.2f} FLOP/B; ceiling "
+                "{ceiling:,.1f} GFLOP/s (lanes {lanes_used:g}, cores {cores_used:g}, "
+                "chains {chains}); compute-bound, {us:,.2f} µs = {gflops:,.1f} GFLOP/s"
+            )
+            if self.bound == "compute"
+            else _(
+                "{kib:,.1f} KiB of DRAM traffic, {intensity:.2f} FLOP/B; ceiling "
+                "{ceiling:,.1f} GFLOP/s (lanes {lanes_used:g}, cores {cores_used:g}, "
+                "chains {chains}); memory-bound, {us:,.2f} µs = {gflops:,.1f} GFLOP/s"
+            )
+        )
+        return text.format(
+            kib=self.bytes / 1024,
+            intensity=self.intensity,
+            ceiling=self.ceiling / 1e9,
+            lanes_used=self.lanes_used,
+            cores_used=self.cores_used,
+            chains=self.chains,
+            us=self.seconds * 1e6,
+            gflops=self.gflops,
         )
 
 
@@ -399,6 +461,6 @@ def cost(nest: LoopNest, cpu: CPU = EXAMPLE_CPU, memo: dict | None = None) -> Co
     t = traffic(nest, cpu.cache_bytes, cpu.line_bytes, memo)
     ceiling, lanes, cores, chains = compute_ceiling(nest, cpu)
     reads, writes = t.by_tensor_bytes(comp.output.tensor)
-    op = roofline.Op(f"{comp.name} scheduled", float(comp.flops), reads, writes)
+    op = roofline.Op(_("{name} scheduled").format(name=comp.name), float(comp.flops), reads, writes)
     seconds = roofline.op_time(op, ceiling, cpu.bandwidth)
     return Cost(nest, cpu, comp.flops, t, lanes, cores, chains, ceiling, seconds, op)

@@ -31,6 +31,7 @@ import numpy as np
 
 from ..core import Edge, Graph, Operation, Reservation, evaluate, verify
 from ..errors import ConfigError
+from ..language import N_, _
 from ..llm import roofline
 from .graph import TensorGraph
 
@@ -49,7 +50,11 @@ def graph_ops(
     operation or a sum, ``2mkn`` for a matmul, none for a transpose) and the bytes of every
     tensor read (inputs and constants of more than one element) and written."""
     if isinstance(element_bytes, bool) or not isinstance(element_bytes, int) or element_bytes < 1:
-        raise ConfigError(f"element_bytes must be a whole number >= 1, got {element_bytes!r}")
+        raise ConfigError(
+            _("element_bytes must be a whole number >= 1, got {element_bytes!r}").format(
+                element_bytes=element_bytes
+            )
+        )
     env = graph.evaluate(example)
     nodes = {n.name: n for n in graph.nodes}
     ops = {}
@@ -162,15 +167,19 @@ def kernels(
     covered = {x for g in groups for x in g}
     unknown = sorted(covered - set(order))
     if unknown:
-        raise ConfigError(f"fusion groups name {', '.join(unknown)}, not operations of the graph")
+        raise ConfigError(
+            _("fusion groups name {join}, not operations of the graph").format(
+                join=", ".join(unknown)
+            )
+        )
     missing = [x for x in order if x not in covered]
     if missing:
-        raise ConfigError(f"fusion groups leave out {', '.join(missing)}")
+        raise ConfigError(_("fusion groups leave out {join}").format(join=", ".join(missing)))
     nodes = {n.name: n for n in graph.nodes}
     result = []
     for k, g in enumerate(groups):
         if not g:
-            raise ConfigError(f"fusion group {k} is empty")
+            raise ConfigError(_("fusion group {k} is empty").format(k=k))
         members = [x for x in order if x in set(g)]  # topological order inside the kernel
         keep = []
         for x in members:
@@ -240,9 +249,11 @@ def kernel_schedule(
             or v < 0
             or (name == "tick" and v == 0)
         ):
-            raise ConfigError(f"kernel_schedule: {name} must be a number >= 0, got {v!r}")
+            raise ConfigError(
+                _("kernel_schedule: {name} must be a number >= 0, got {v!r}").format(name=name, v=v)
+            )
     if not kernels_:
-        raise ConfigError("kernel_schedule: no kernels")
+        raise ConfigError(_("kernel_schedule: no kernels"))
     times = [roofline.op_time(k, roof.peak_flops, roof.bandwidth) for k in kernels_]
     launch_ticks = max(1, math.ceil(launch / tick)) if launch > 0 else 1
     ops, edges = [], []
@@ -264,8 +275,8 @@ def kernel_schedule(
         if k:
             prev_run = max(1, math.ceil(times[k - 1] / tick))
             edges.append(Edge(2 * k - 1, 2 * k + 1, prev_run, "data"))
-    graph = Graph(ops, edges, {"cpu": 1, "gpu": 1}, name="kernels on a device")
+    graph = Graph(ops, edges, {"cpu": 1, "gpu": 1}, name=_("kernels on a device"))
     order = {"cpu": list(range(0, len(ops), 2)), "gpu": list(range(1, len(ops), 2))}
-    sched = evaluate(graph, order, "asynchronous launches")
+    sched = evaluate(graph, order, N_("asynchronous launches"))
     verify(graph, sched)
     return KernelRun(list(kernels_), times, launch, tick, graph, sched)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import LectureKitError
+from ..language import _
 
 
 class GraphError(LectureKitError):
@@ -121,29 +122,60 @@ class TensorGraph:
         for k, node in enumerate(self.nodes):
             if node.op not in OPS:
                 raise GraphError(
-                    f"{self.name}: node {node.name!r} (position {k}) uses unknown operation "
-                    f"{node.op!r}; known: {', '.join(sorted(OPS))}"
+                    _(
+                        "{name}: node {name2!r} (position {k}) uses unknown operation {op!r}; "
+                        "known: {join}"
+                    ).format(
+                        name=self.name,
+                        name2=node.name,
+                        k=k,
+                        op=node.op,
+                        join=", ".join(sorted(OPS)),
+                    )
                 )
             if node.name in seen:
-                raise GraphError(f"{self.name}: the name {node.name!r} is defined twice")
+                raise GraphError(
+                    _("{name}: the name {name2!r} is defined twice").format(
+                        name=self.name, name2=node.name
+                    )
+                )
             if len(node.inputs) != OPS[node.op].arity:
                 raise GraphError(
-                    f"{self.name}: {node.name} = {node.op}(...) takes {OPS[node.op].arity} "
-                    f"input(s), got {len(node.inputs)}"
+                    _("{name}: {name2} = {op}(...) takes {arity} input(s), got {n_inputs}").format(
+                        name=self.name,
+                        name2=node.name,
+                        op=node.op,
+                        arity=OPS[node.op].arity,
+                        n_inputs=len(node.inputs),
+                    )
                 )
             for a in node.inputs:
                 if a not in seen:
                     raise GraphError(
-                        f"{self.name}: node {node.name!r} reads {a!r} before it is defined"
+                        _("{name}: node {name2!r} reads {a!r} before it is defined").format(
+                            name=self.name, name2=node.name, a=a
+                        )
                     )
             if node.op == "const" and "value" not in node.attrs:
-                raise GraphError(f"{self.name}: constant {node.name!r} has no value")
+                raise GraphError(
+                    _("{name}: constant {name2!r} has no value").format(
+                        name=self.name, name2=node.name
+                    )
+                )
             if node.op == "pow" and "p" not in node.attrs:
-                raise GraphError(f"{self.name}: power {node.name!r} has no exponent p")
+                raise GraphError(
+                    _("{name}: power {name2!r} has no exponent p").format(
+                        name=self.name, name2=node.name
+                    )
+                )
             seen.add(node.name)
         for out in self.outputs:
             if out not in seen:
-                raise GraphError(f"{self.name}: output {out!r} is not a node of the graph")
+                raise GraphError(
+                    _("{name}: output {out!r} is not a node of the graph").format(
+                        name=self.name, out=out
+                    )
+                )
 
     # -- reading -----------------------------------------------------------------------------
     @property
@@ -154,7 +186,7 @@ class TensorGraph:
         for n in self.nodes:
             if n.name == name:
                 return n
-        raise GraphError(f"{self.name}: no node named {name!r}")
+        raise GraphError(_("{name}: no node named {name2!r}").format(name=self.name, name2=name))
 
     def users(self) -> dict[str, list[str]]:
         """name -> the nodes that read it, in order."""
@@ -188,14 +220,22 @@ class TensorGraph:
         extra = [k for k in given if k not in self.inputs]
         if missing or extra:
             raise GraphError(
-                f"{self.name}: inputs are {', '.join(self.inputs) or 'none'}"
-                + (f"; missing {', '.join(missing)}" if missing else "")
-                + (f"; unknown {', '.join(extra)}" if extra else "")
+                (
+                    _("{name}: inputs are {inputs}").format(
+                        name=self.name, inputs=", ".join(self.inputs)
+                    )
+                    if self.inputs
+                    else _("{name}: it has no inputs").format(name=self.name)
+                )
+                + (_("; missing {names}").format(names=", ".join(missing)) if missing else "")
+                + (_("; unknown {names}").format(names=", ".join(extra)) if extra else "")
             )
         env: dict[str, np.ndarray] = {}
         for n in self.nodes:
             if n.op == "placeholder":
-                env[n.name] = _as_array(given[n.name], f"{self.name}: input {n.name}")
+                env[n.name] = _as_array(
+                    given[n.name], _("{name}: input {input}").format(name=self.name, input=n.name)
+                )
             elif n.op == "const":
                 env[n.name] = np.asarray(n.attrs["value"], dtype=float)
             elif n.op == "pow":
@@ -208,7 +248,13 @@ class TensorGraph:
                 except ValueError as exc:  # shapes that do not broadcast or multiply
                     shapes = ", ".join(str(np.shape(a)) for a in args)
                     raise GraphError(
-                        f"{self.name}: {n.name} = {n.expression()} on shapes {shapes}: {exc}"
+                        _("{name}: {name2} = {expression} on shapes {shapes}: {exc}").format(
+                            name=self.name,
+                            name2=n.name,
+                            expression=n.expression(),
+                            shapes=shapes,
+                            exc=exc,
+                        )
                     ) from None
         return env
 
@@ -244,11 +290,17 @@ def _short(n: Node) -> str:
 
 def _as_array(value, what: str) -> np.ndarray:
     if isinstance(value, bool) or value is None or isinstance(value, (str, bytes)):
-        raise GraphError(f"{what}: expected a number or an array of numbers, got {value!r}")
+        raise GraphError(
+            _("{what}: expected a number or an array of numbers, got {value!r}").format(
+                what=what, value=value
+            )
+        )
     try:
         arr = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
-        raise GraphError(f"{what}: expected numbers, got {type(value).__name__}") from None
+        raise GraphError(
+            _("{what}: expected numbers, got {name}").format(what=what, name=type(value).__name__)
+        ) from None
     return arr
 
 

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import ParseError, ScheduleError
+from ..language import _
 
 #: the most iteration points :meth:`LoopNest.run` and :meth:`Computation.reference` execute
 MAX_POINTS = 1 << 24
@@ -112,7 +113,11 @@ class Computation:
             )
             old = shapes.get(acc.tensor)
             if old is not None and len(old) != len(dims):
-                raise ScheduleError(f"{self.name}: {acc.tensor} is used with different ranks")
+                raise ScheduleError(
+                    _("{name}: {tensor} is used with different ranks").format(
+                        name=self.name, tensor=acc.tensor
+                    )
+                )
             shapes[acc.tensor] = dims if old is None else tuple(map(max, old, dims))
         return shapes
 
@@ -138,11 +143,15 @@ class Computation:
         arrays = {}
         for name in dict.fromkeys(a.tensor for a in self.inputs):
             if name not in inputs:
-                raise ScheduleError(f"{self.name}: input {name} is missing")
+                raise ScheduleError(
+                    _("{name}: input {input} is missing").format(name=self.name, input=name)
+                )
             arr = np.asarray(inputs[name], dtype=float)
             if arr.shape != shapes[name]:
                 raise ScheduleError(
-                    f"{self.name}: input {name} has shape {arr.shape}, expected {shapes[name]}"
+                    _("{name}: input {input} has shape {shape}, expected {expected}").format(
+                        name=self.name, input=name, shape=arr.shape, expected=shapes[name]
+                    )
                 )
             arrays[name] = arr
         return arrays
@@ -165,7 +174,11 @@ class Computation:
             spec = ",".join(sub(a) for a in self.inputs) + "->" + sub(self.output)
             return np.einsum(spec, *(arrays[a.tensor] for a in self.inputs))
         if self.points > MAX_POINTS:
-            raise ScheduleError(f"{self.name}: {self.points:,} points is too many to evaluate")
+            raise ScheduleError(
+                _("{name}: {points:,} points is too many to evaluate").format(
+                    name=self.name, points=self.points
+                )
+            )
         grids = np.indices([a.extent for a in self.axes]).reshape(len(self.axes), -1)
         values = {a.name: grids[k] for k, a in enumerate(self.axes)}
         shapes = self.shapes
@@ -195,13 +208,13 @@ def computation(statement: str, name: str | None = None, element_bytes: int = 4,
         tree = ast.parse(statement.strip(), mode="exec")
     except SyntaxError as exc:
         raise ParseError(
-            f"not a Python statement: {exc.msg}", 1, exc.offset or 1, statement
+            _("not a Python statement: {msg}").format(msg=exc.msg), 1, exc.offset or 1, statement
         ) from None
     if len(tree.body) != 1 or not isinstance(tree.body[0], ast.AugAssign):
-        raise ParseError("expected one statement OUT[...] += IN[...] * ...", 1, 1, statement)
+        raise ParseError(_("expected one statement OUT[...] += IN[...] * ..."), 1, 1, statement)
     stmt = tree.body[0]
     if not isinstance(stmt.op, ast.Add):
-        raise ParseError("the update must be +=", 1, stmt.col_offset + 1, statement)
+        raise ParseError(_("the update must be +="), 1, stmt.col_offset + 1, statement)
 
     def error(node, message):
         return ParseError(message, 1, getattr(node, "col_offset", 0) + 1, statement)
@@ -215,7 +228,7 @@ def computation(statement: str, name: str | None = None, element_bytes: int = 4,
             and not isinstance(e.value, bool)
         ):
             if e.value < 0:
-                raise error(e, "negative constants in an index are not supported")
+                raise error(e, _("negative constants in an index are not supported"))
             return {}, e.value
         if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Add):
             (a, ca), (b, cb) = term(e.left), term(e.right)
@@ -230,11 +243,18 @@ def computation(statement: str, name: str | None = None, element_bytes: int = 4,
             if isinstance(left, ast.Constant) and isinstance(left.value, int) and left.value > 0:
                 inner, c = term(right)
                 return {k: v * left.value for k, v in inner.items()}, c * left.value
-        raise error(e, f"index {ast.unparse(e)!r}: use sums of axis, constant*axis, constant")
+        raise error(
+            e,
+            _("index {index!r}: use sums of axis, constant*axis, constant").format(
+                index=ast.unparse(e)
+            ),
+        )
 
     def access(e) -> Access:
         if not (isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name)):
-            raise error(e, f"expected TENSOR[index, ...], got {ast.unparse(e)!r}")
+            raise error(
+                e, _("expected TENSOR[index, ...], got {found!r}").format(found=ast.unparse(e))
+            )
         dims = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
         index = []
         for d in dims:
@@ -251,26 +271,42 @@ def computation(statement: str, name: str | None = None, element_bytes: int = 4,
     ins = factors(stmt.value)
     for terms, const in out.index:
         if len(terms) != 1 or terms[0][1] != 1 or const:
-            raise error(stmt.target, "the output's indices must be plain axis names")
-    spatial = [terms[0][0] for terms, _ in out.index]
+            raise error(stmt.target, _("the output's indices must be plain axis names"))
+    spatial = [terms[0][0] for terms, _unused in out.index]
     if len(set(spatial)) != len(spatial):
-        raise error(stmt.target, "an axis appears twice in the output's index")
+        raise error(stmt.target, _("an axis appears twice in the output's index"))
     if out.tensor in {a.tensor for a in ins}:
-        raise error(stmt.target, f"{out.tensor} is both the output and an input")
+        raise error(
+            stmt.target, _("{tensor} is both the output and an input").format(tensor=out.tensor)
+        )
     used = list(dict.fromkeys(spatial + [a for acc in ins for a in sorted(acc.axes())]))
     missing = [a for a in used if a not in extents]
     if missing:
-        raise ScheduleError(f"no extent given for axis {', '.join(missing)} (e.g. {missing[0]}=8)")
+        raise ScheduleError(
+            _("no extent given for axis {axes} (e.g. {first}=8)").format(
+                axes=", ".join(missing), first=missing[0]
+            )
+        )
     unused = [a for a in extents if a not in used]
     if unused:
-        raise ScheduleError(f"extent given for {', '.join(unused)}, which the statement never uses")
+        raise ScheduleError(
+            _("extent given for {join}, which the statement never uses").format(
+                join=", ".join(unused)
+            )
+        )
     for a in used:
         v = extents[a]
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise ScheduleError(f"axis {a}: the extent must be a whole number >= 1, got {v!r}")
+            raise ScheduleError(
+                _("axis {a}: the extent must be a whole number >= 1, got {v!r}").format(a=a, v=v)
+            )
     axes = tuple(Axis(a, extents[a], a not in spatial) for a in used)
     if isinstance(element_bytes, bool) or not isinstance(element_bytes, int) or element_bytes < 1:
-        raise ScheduleError(f"element_bytes must be a whole number >= 1, got {element_bytes!r}")
+        raise ScheduleError(
+            _("element_bytes must be a whole number >= 1, got {element_bytes!r}").format(
+                element_bytes=element_bytes
+            )
+        )
     comp = Computation(name or out.tensor, axes, out, tuple(ins), element_bytes)
     comp.shapes  # noqa: B018 - checks the ranks agree
     return comp
@@ -379,7 +415,9 @@ def parse_schedule(text: str) -> list:
     ``#`` starts a comment, ``;`` also separates steps. A bad line is a ParseError with its
     line and column."""
     if not isinstance(text, str):
-        raise ScheduleError(f"a schedule is text or a list of steps, got {type(text).__name__}")
+        raise ScheduleError(
+            _("a schedule is text or a list of steps, got {name}").format(name=type(text).__name__)
+        )
     steps = []
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0]
@@ -393,7 +431,12 @@ def parse_schedule(text: str) -> list:
             kind = words[0].lower()
             if kind not in STEP_TYPES:
                 raise ParseError(
-                    f"unknown step {words[0]!r}; steps: {', '.join(STEP_TYPES)}", lineno, col, raw
+                    _("unknown step {word!r}; steps: {join}").format(
+                        word=words[0], join=", ".join(STEP_TYPES)
+                    ),
+                    lineno,
+                    col,
+                    raw,
                 )
             cls, usage = STEP_TYPES[kind]
             args: list = words[1:]
@@ -401,22 +444,28 @@ def parse_schedule(text: str) -> list:
                 n_names = 1 if kind == "split" else 2
                 want = n_names + (1 if kind == "split" else 2)
                 if len(args) != want:
-                    raise ParseError(f"usage: {kind} {usage}", lineno, col, raw)
+                    raise ParseError(
+                        _("usage: {kind} {usage}").format(kind=kind, usage=usage), lineno, col, raw
+                    )
                 for k in range(n_names, want):
                     if not args[k].isdigit() or len(args[k]) > 9:
                         raise ParseError(
-                            f"{kind}: the factor must be a whole number, got {args[k]!r}",
+                            _("{kind}: the factor must be a whole number, got {arg!r}").format(
+                                kind=kind, arg=args[k]
+                            ),
                             lineno,
                             col,
                             raw,
                         )
                     args[k] = int(args[k])
             elif kind == "fuse" and len(args) != 2:
-                raise ParseError(f"usage: fuse {usage}", lineno, col, raw)
+                raise ParseError(_("usage: fuse {usage}").format(usage=usage), lineno, col, raw)
             elif kind in ("vectorize", "unroll", "parallel") and len(args) != 1:
-                raise ParseError(f"usage: {kind} {usage}", lineno, col, raw)
+                raise ParseError(
+                    _("usage: {kind} {usage}").format(kind=kind, usage=usage), lineno, col, raw
+                )
             elif kind == "reorder" and not args:
-                raise ParseError(f"usage: reorder {usage}", lineno, col, raw)
+                raise ParseError(_("usage: reorder {usage}").format(usage=usage), lineno, col, raw)
             steps.append(cls(*args))
     return steps
 
@@ -508,7 +557,9 @@ class LoopNest:
         for lp in self.loops:
             if lp.name == name:
                 return lp
-        raise ScheduleError(f"no loop named {name!r}; loops: {', '.join(self.names)}")
+        raise ScheduleError(
+            _("no loop named {name!r}; loops: {join}").format(name=name, join=", ".join(self.names))
+        )
 
     @property
     def names(self) -> list[str]:
@@ -532,7 +583,8 @@ class LoopNest:
                 ["reduction"] if lp.reduce else []
             )
             note = f"  # {', '.join(notes)}" if notes else ""
-            lines.append("    " * depth + f"for {lp.name} in range({lp.extent}):{note}")
+            line = f"for {lp.name} in range({lp.extent}):{note}"  # i18n: as is
+            lines.append("    " * depth + line)
             depth += 1
         pad = "    " * depth
         for axis in comp.axes:
@@ -547,11 +599,12 @@ class LoopNest:
         a comment): the nest as code one can read, run and compare."""
         comp = self.computation
         names = list(dict.fromkeys(a.tensor for a in comp.inputs))
-        lines = [f"def kernel({comp.output.tensor}, {', '.join(names)}):"]
+        lines = [f"def kernel({comp.output.tensor}, {', '.join(names)}):"]  # i18n: as is
         depth = 1
         for lp in self.loops:
             note = "" if lp.kind == "serial" else f"  # {lp.kind}"
-            lines.append("    " * depth + f"for {_ident(lp.name)} in range({lp.extent}):{note}")
+            line = f"for {_ident(lp.name)} in range({lp.extent}):{note}"  # i18n: as is
+            lines.append("    " * depth + line)
             depth += 1
         pad = "    " * depth
         for axis in comp.axes:
@@ -581,8 +634,10 @@ class LoopNest:
         comp = self.computation
         if comp.points > MAX_POINTS:
             raise ScheduleError(
-                f"{comp.name}: {comp.points:,} iteration points; the interpreter runs at most "
-                f"{MAX_POINTS:,}"
+                _(
+                    "{name}: {points:,} iteration points; the interpreter runs at most "
+                    "{max_points:,}"
+                ).format(name=comp.name, points=comp.points, max_points=MAX_POINTS)
             )
         arrays = comp.check_inputs(inputs)
         shapes = comp.shapes
@@ -619,7 +674,11 @@ def _loop_index(loops: list[Loop], name: str, step: str) -> int:
     for k, lp in enumerate(loops):
         if lp.name == name:
             return k
-    raise ScheduleError(f"{step}: there is no loop {name!r}; loops now: {_names(loops)}")
+    raise ScheduleError(
+        _("{step}: there is no loop {name!r}; loops now: {names}").format(
+            step=step, name=name, names=_names(loops)
+        )
+    )
 
 
 def _names(loops) -> str:
@@ -628,13 +687,19 @@ def _names(loops) -> str:
 
 def _factor(value, step: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ScheduleError(f"{step}: the factor must be a whole number >= 1, got {value!r}")
+        raise ScheduleError(
+            _("{step}: the factor must be a whole number >= 1, got {value!r}").format(
+                step=step, value=value
+            )
+        )
     return value
 
 
 def _fresh(loops: list[Loop], name: str, step: str) -> str:
     if any(lp.name == name for lp in loops):
-        raise ScheduleError(f"{step}: the new loop name {name!r} is already taken")
+        raise ScheduleError(
+            _("{step}: the new loop name {name!r} is already taken").format(step=step, name=name)
+        )
     return name
 
 
@@ -647,9 +712,11 @@ def apply(comp: Computation, steps: Sequence | str = ()) -> LoopNest:
     loops = [Loop(a.name, a.extent, a.reduce) for a in comp.axes]
     binding = {a.name: ("v", a.name) for a in comp.axes}
     for number, step in enumerate(steps, 1):
-        if not hasattr(step, "text") or type(step) not in {t for t, _ in STEP_TYPES.values()}:
-            raise ScheduleError(f"step {number}: {step!r} is not a schedule step")
-        label = f"step {number} ({step.text()})"
+        if not hasattr(step, "text") or type(step) not in {t for t, _unused in STEP_TYPES.values()}:
+            raise ScheduleError(
+                _("step {number}: {step!r} is not a schedule step").format(number=number, step=step)
+            )
+        label = _("step {number} ({text})").format(number=number, text=step.text())
         loops, binding = _apply_step(step, loops, binding, label)
     return LoopNest(comp, tuple(loops), tuple(binding.items()), tuple(steps))
 
@@ -661,11 +728,23 @@ def _apply_step(step, loops: list[Loop], binding: dict, label: str):
         lp = loops[k]
         f = _factor(step.factor, label)
         if lp.kind != "serial":
-            raise ScheduleError(f"{label}: {lp.name} is already {lp.kind}; split it before that")
+            raise ScheduleError(
+                _("{label}: {name} is already {kind}; split it before that").format(
+                    label=label, name=lp.name, kind=lp.kind
+                )
+            )
         if lp.extent % f:
             raise ScheduleError(
-                f"{label}: {lp.name} has extent {lp.extent} and {f} does not divide it "
-                f"(divisors: {', '.join(str(d) for d in divisors(lp.extent))})"
+                _(
+                    "{label}: {name} has extent {extent} and {f} does not divide it "
+                    "(divisors: {join})"
+                ).format(
+                    label=label,
+                    name=lp.name,
+                    extent=lp.extent,
+                    f=f,
+                    join=", ".join(str(d) for d in divisors(lp.extent)),
+                )
             )
         outer = _fresh(loops, f"{lp.name}_o", label)
         inner = _fresh(loops, f"{lp.name}_i", label)
@@ -681,8 +760,9 @@ def _apply_step(step, loops: list[Loop], binding: dict, label: str):
         b = _loop_index(loops, step.inner, label)
         if b != a + 1:
             raise ScheduleError(
-                f"{label}: tile needs {step.outer} directly around {step.inner}; loops now: "
-                f"{_names(loops)}"
+                _("{label}: tile needs {outer} directly around {inner}; loops now: {names}").format(
+                    label=label, outer=step.outer, inner=step.inner, names=_names(loops)
+                )
             )
         loops, binding = _apply_step(Split(step.outer, step.outer_factor), loops, binding, label)
         loops, binding = _apply_step(Split(step.inner, step.inner_factor), loops, binding, label)
@@ -707,29 +787,42 @@ def _apply_step(step, loops: list[Loop], binding: dict, label: str):
                 if x
             )
             raise ScheduleError(
-                f"{label}: a reorder lists every loop exactly once (a permutation): {why}; "
-                f"loops now: {_names(loops)}"
+                _(
+                    "{label}: a reorder lists every loop exactly once (a permutation): "
+                    "{why}; loops now: {names}"
+                ).format(label=label, why=why, names=_names(loops))
             )
         by_name = {lp.name: lp for lp in loops}
         new = [by_name[n] for n in order]
         for k, lp in enumerate(new):
             if lp.kind == "vectorized" and k != len(new) - 1:
-                raise ScheduleError(f"{label}: the vectorized loop {lp.name} must stay innermost")
+                raise ScheduleError(
+                    _("{label}: the vectorized loop {name} must stay innermost").format(
+                        label=label, name=lp.name
+                    )
+                )
             if lp.kind == "parallel" and k != 0:
-                raise ScheduleError(f"{label}: the parallel loop {lp.name} must stay outermost")
+                raise ScheduleError(
+                    _("{label}: the parallel loop {name} must stay outermost").format(
+                        label=label, name=lp.name
+                    )
+                )
         return new, binding
     if isinstance(step, Fuse):
         a = _loop_index(loops, step.outer, label)
         b = _loop_index(loops, step.inner, label)
         if b != a + 1:
             raise ScheduleError(
-                f"{label}: fuse needs {step.outer} directly around {step.inner}; loops now: "
-                f"{_names(loops)}"
+                _("{label}: fuse needs {outer} directly around {inner}; loops now: {names}").format(
+                    label=label, outer=step.outer, inner=step.inner, names=_names(loops)
+                )
             )
         outer, inner = loops[a], loops[b]
         if outer.kind != "serial" or inner.kind != "serial":
             raise ScheduleError(
-                f"{label}: fuse loops before vectorizing, unrolling or parallelizing"
+                _("{label}: fuse loops before vectorizing, unrolling or parallelizing").format(
+                    label=label
+                )
             )
         name = _fresh(loops, f"{outer.name}_{inner.name}", label)
         loops[a : b + 1] = [Loop(name, outer.extent * inner.extent, outer.reduce or inner.reduce)]
@@ -747,39 +840,55 @@ def _apply_step(step, loops: list[Loop], binding: dict, label: str):
         k = _loop_index(loops, step.loop, label)
         lp = loops[k]
         if lp.kind != "serial":
-            raise ScheduleError(f"{label}: {lp.name} is already {lp.kind}")
+            raise ScheduleError(
+                _("{label}: {name} is already {kind}").format(
+                    label=label, name=lp.name, kind=lp.kind
+                )
+            )
         if kind == "vectorized":
             if k != len(loops) - 1:
                 raise ScheduleError(
-                    f"{label}: only the innermost loop ({loops[-1].name}) can be vectorized"
+                    _("{label}: only the innermost loop ({name}) can be vectorized").format(
+                        label=label, name=loops[-1].name
+                    )
                 )
             if lp.reduce:
                 raise ScheduleError(
-                    f"{label}: {lp.name} is a reduction (its lanes would add into the same "
-                    "element); vectorize a spatial loop"
+                    _(
+                        "{label}: {name} is a reduction (its lanes would add into the same "
+                        "element); vectorize a spatial loop"
+                    ).format(label=label, name=lp.name)
                 )
             if lp.extent > MAX_VECTOR:
                 raise ScheduleError(
-                    f"{label}: {lp.extent} lanes is too wide (at most {MAX_VECTOR}); split first"
+                    _(
+                        "{label}: {extent} lanes is too wide (at most {max_vector}); split first"
+                    ).format(label=label, extent=lp.extent, max_vector=MAX_VECTOR)
                 )
         if kind == "unrolled" and lp.extent > MAX_UNROLL:
             raise ScheduleError(
-                f"{label}: unrolling {lp.extent} copies is refused (at most {MAX_UNROLL}); "
-                "split first"
+                _(
+                    "{label}: unrolling {extent} copies is refused (at most {max_unroll}); "
+                    "split first"
+                ).format(label=label, extent=lp.extent, max_unroll=MAX_UNROLL)
             )
         if kind == "parallel":
             if k != 0:
                 raise ScheduleError(
-                    f"{label}: only the outermost loop ({loops[0].name}) can be parallel here"
+                    _("{label}: only the outermost loop ({name}) can be parallel here").format(
+                        label=label, name=loops[0].name
+                    )
                 )
             if lp.reduce:
                 raise ScheduleError(
-                    f"{label}: {lp.name} is a reduction: cores would add into the same "
-                    "elements at once (a race); parallelize a spatial loop"
+                    _(
+                        "{label}: {name} is a reduction: cores would add into the same "
+                        "elements at once (a race); parallelize a spatial loop"
+                    ).format(label=label, name=lp.name)
                 )
         loops[k] = Loop(lp.name, lp.extent, lp.reduce, kind)
         return loops, binding
-    raise ScheduleError(f"{label}: unknown step")
+    raise ScheduleError(_("{label}: unknown step").format(label=label))
 
 
 def divisors(n: int) -> list[int]:

@@ -33,6 +33,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import ConfigError
+from ..language import N_, _
 from .cost import CPU, EXAMPLE_CPU, Cost, cost
 from .loopnest import MAX_VECTOR, Computation, Parallel, Reorder, Split, Vectorize, apply, divisors
 
@@ -62,7 +63,9 @@ class Candidate:
         f = "×".join(map(str, self.factors))
         flags = ("vec " if self.vectorize else "") + ("par" if self.parallel else "")
         return (
-            f"tiles {f}, outer {''.join(self.outer)}, inner {''.join(self.inner)} {flags}".strip()
+            _("tiles {f}, outer {outer}, inner {inner} {flags}")
+            .format(f=f, outer="".join(self.outer), inner="".join(self.inner), flags=flags)
+            .strip()
         )
 
 
@@ -162,10 +165,16 @@ def space(
         else:
             for f in factors:
                 if isinstance(f, bool) or not isinstance(f, int) or f < 1:
-                    raise ConfigError(f"space: factors must be whole numbers >= 1, got {f!r}")
+                    raise ConfigError(
+                        _("space: factors must be whole numbers >= 1, got {f!r}").format(f=f)
+                    )
             fs = sorted({f for f in factors if a.extent % f == 0})
         if not fs:
-            raise ConfigError(f"space: no factor in {list(factors)} divides {a.name}={a.extent}")
+            raise ConfigError(
+                _("space: no factor in {list} divides {name}={extent}").format(
+                    list=list(factors), name=a.name, extent=a.extent
+                )
+            )
         per_axis.append(tuple(fs))
     return Space(comp, tuple(per_axis), orders, vectorize, parallel)
 
@@ -197,11 +206,16 @@ class SearchResult:
 
     def summary(self) -> str:
         if self.best is None:
-            return f"{self.method}: nothing evaluated"
-        stop = ", stopped by its time limit" if self.timed_out else ""
-        return (
-            f"{self.method}: {self.evaluated:,} schedules costed{stop}; best "
-            f"{self.best_cost.seconds * 1e6:,.1f} µs ({self.best.label()})"
+            return _("{method}: nothing evaluated").format(method=_(self.method))
+        stop = _(", stopped by its time limit") if self.timed_out else ""
+        return _(
+            "{method}: {evaluated:,} schedules costed{stop}; best {value:,.1f} µs ({label})"
+        ).format(
+            method=_(self.method),
+            evaluated=self.evaluated,
+            stop=stop,
+            value=self.best_cost.seconds * 1e6,
+            label=self.best.label(),
         )
 
 
@@ -212,7 +226,11 @@ class _Evaluator:
             or not isinstance(time_limit, (int, float))
             or not time_limit > 0
         ):
-            raise ConfigError(f"time_limit must be a number of seconds > 0, got {time_limit!r}")
+            raise ConfigError(
+                _("time_limit must be a number of seconds > 0, got {time_limit!r}").format(
+                    time_limit=time_limit
+                )
+            )
         self.comp, self.cpu = comp, cpu
         self.memo: dict = {}
         self.seen: dict[Candidate, Cost] = {}
@@ -254,7 +272,9 @@ class _Evaluator:
 
 def _budget(budget) -> int:
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-        raise ConfigError(f"budget must be a whole number >= 1, got {budget!r}")
+        raise ConfigError(
+            _("budget must be a whole number >= 1, got {budget!r}").format(budget=budget)
+        )
     return budget
 
 
@@ -267,7 +287,7 @@ def exhaustive(
         if ev.out_of_time():
             break
         ev(c)
-    return ev.result("exhaustive", None, sp.size)
+    return ev.result(N_("exhaustive"), None, sp.size)
 
 
 def random_search(
@@ -287,7 +307,7 @@ def random_search(
     while len(ev.history) < min(budget, size) and draws < 50 * budget and not ev.out_of_time():
         draws += 1
         ev(sp.random(rng))
-    return ev.result("random search", budget, size)
+    return ev.result(N_("random search"), budget, size)
 
 
 def local_search(
@@ -322,4 +342,4 @@ def local_search(
                     best_move, best_time = nb, t
             if best_move is not None:
                 current, here, improved = best_move, best_time, True
-    return ev.result("local search", budget, size)
+    return ev.result(N_("local search"), budget, size)

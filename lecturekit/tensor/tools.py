@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import LectureKitError
+from ..language import _
 from .loopnest import (
     Computation,
     Fuse,
@@ -48,9 +49,9 @@ SAVED = Path(__file__).resolve().parent.parent / "data" / "tensor" / "chapter14.
 
 #: module -> what to install
 INSTALL = {
-    "tvm": "pip install apache-tvm",
-    "halide": "pip install halide",
-    "torch": "pip install torch",
+    "tvm": "pip install apache-tvm",  # i18n: as is
+    "halide": "pip install halide",  # i18n: as is
+    "torch": "pip install torch",  # i18n: as is
 }
 
 
@@ -59,7 +60,7 @@ class ToolMissingError(LectureKitError):
 
 
 #: programs (not Python packages) some outputs need
-PROGRAMS = {"gcc": "apt-get install gcc", "llc": "apt-get install llvm-14 (llc-14)"}
+PROGRAMS = {"gcc": "apt-get install gcc", "llc": "apt-get install llvm-14 (llc-14)"}  # i18n: as is
 
 
 def _program(name: str) -> str | None:
@@ -80,8 +81,8 @@ def have(module: str) -> bool:
 
 def require(module: str) -> None:
     if not have(module):
-        how = INSTALL.get(module) or PROGRAMS.get(module) or f"pip install {module}"
-        raise ToolMissingError(f"{module} is not installed: {how}")
+        how = INSTALL.get(module) or PROGRAMS.get(module) or f"pip install {module}"  # i18n: as is
+        raise ToolMissingError(_("{module} is not installed: {how}").format(module=module, how=how))
 
 
 def saved(key: str):
@@ -89,7 +90,9 @@ def saved(key: str):
     data = json.loads(SAVED.read_text(encoding="utf-8")) if SAVED.exists() else {}
     if key not in data:
         raise ToolMissingError(
-            f"no saved output {key!r} in {SAVED.name}; run python tools/save_chapter14.py"
+            _("no saved output {key!r} in {name}; run python tools/save_chapter14.py").format(
+                key=key, name=SAVED.name
+            )
         )
     return data[key]
 
@@ -126,7 +129,7 @@ def _tvm_function(comp: Computation):
         for t in dict.fromkeys(a.tensor for a in comp.inputs)
     }
     reduce_axes = [te.reduce_axis((0, a.extent), name=a.name) for a in comp.axes if a.reduce]
-    out_order = [terms[0][0] for terms, _ in comp.output.index]
+    out_order = [terms[0][0] for terms, _unused in comp.output.index]
     spatial = [comp.axes[[a.name for a in comp.axes].index(n)] for n in out_order]
 
     def body(*spatial_vars):
@@ -141,7 +144,7 @@ def _tvm_function(comp: Computation):
 
     # te.compute names the spatial loops after fcompute's parameters: give them the axes' names
     names_ = ", ".join(a.name for a in spatial)
-    fcompute = eval(f"lambda {names_}: body({names_})", {"body": body})  # noqa: S307
+    fcompute = eval(f"lambda {names_}: body({names_})", {"body": body})  # noqa: S307  # i18n: not shown
     out = te.compute(shapes[comp.output.tensor], fcompute, name=comp.output.tensor)
     return te.create_prim_func([*tensors.values(), out]), list(tensors)
 
@@ -280,7 +283,7 @@ def _halide_pipeline(comp: Computation, steps):
             stage.unroll(names[step.loop])
         elif isinstance(step, Parallel):
             stage.parallel(names[step.loop])
-    for terms, _ in comp.output.index:
+    for terms, _unused in comp.output.index:
         a = terms[0][0]
         out.bound(spatial[a], 0, comp.extents[a])
     return out, params
@@ -427,7 +430,7 @@ def torch_inductor_chain() -> dict:
     }
 
 
-_C_SOURCE = "int axpy(int a, int x, int y) { return a * x + y; }\n"
+_C_SOURCE = "int axpy(int a, int x, int y) { return a * x + y; }\n"  # i18n: not shown
 
 
 def gcc_dumps() -> dict:

@@ -115,14 +115,42 @@ def family(generic: str = "sans-serif") -> list[str]:
     return [generic, font] if font else [generic]
 
 
+def _cjk_text(*drawn) -> None:
+    """Give the CJK font to the Chinese text of the figures ``drawn`` touched whose font was
+    fixed before :func:`use_cjk_font` ran: tick labels of axes a notebook made with
+    ``plt.subplots()`` before the first Chinese figure keep the fonts of that moment."""
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+    from matplotlib.text import Text
+
+    font = cjk_font()
+    figures = set()
+    for thing in drawn:
+        for obj in thing if isinstance(thing, (list, tuple)) else (thing,):
+            if isinstance(obj, Axes):
+                figures.add(obj.figure)
+            elif isinstance(obj, Figure):
+                figures.add(obj)
+    for fig in figures:
+        for text in fig.findobj(Text):
+            words = text.get_text()
+            fonts = text.get_fontfamily()
+            if font not in fonts and language.display_width(words) != len(words):
+                text.set_fontfamily([*fonts, font])
+
+
 def figure(draw):
     """Decorator for a drawing function: in a language other than English, it draws with a CJK
     font, or, where there is none, in English (warning once)."""
 
     @functools.wraps(draw)
     def wrapper(*args, **kwargs):
-        if language.get_language() == "en" or use_cjk_font():
+        if language.get_language() == "en":
             return draw(*args, **kwargs)
+        if use_cjk_font():
+            result = draw(*args, **kwargs)
+            _cjk_text(result, *args, *kwargs.values())
+            return result
         if not _warned:
             _warned.append(True)
             warnings.warn(_(NO_FONT), stacklevel=2)

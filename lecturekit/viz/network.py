@@ -6,12 +6,15 @@ ToRs, then the nodes with their GPUs, in rail colours) and colours every cable b
 cable shows the larger of its two directions). :func:`plot_link_timeline` draws, for the busiest
 links of a :class:`~lecturekit.llm.network.NetworkRun`, which message held each when: the core's
 schedule, link by link. Nothing is computed here; matplotlib is imported inside the functions.
-Labels are English only (the figures are shared by both editions).
+Labels are in the language spoken (Chinese through :func:`lecturekit.viz.fonts.figure`'s CJK
+font); link and switch names are the fabric's own.
 """
 
 from __future__ import annotations
 
 from ..errors import ConfigError
+from ..language import _
+from .fonts import figure
 
 #: the most GPUs :func:`plot_fabric` draws (beyond that the cables are a grey wash)
 MAX_DRAWN_GPUS = 128
@@ -76,6 +79,7 @@ def _positions(fabric):
     return pos
 
 
+@figure
 def plot_fabric(fabric, load=None, ax=None, *, title: str | None = None, label: str = "load"):
     """The fabric, every network cable coloured by ``load`` (link name -> number; the larger of
     the two directions): grey = unused, blue = 1, then orange to red for 2 and more (a link
@@ -86,8 +90,10 @@ def plot_fabric(fabric, load=None, ax=None, *, title: str | None = None, label: 
 
     if fabric.gpus > MAX_DRAWN_GPUS:
         raise ConfigError(
-            f"plot_fabric: {fabric.gpus} GPUs are too many to draw (at most {MAX_DRAWN_GPUS}); "
-            "draw a smaller fabric or tabulate the loads"
+            _(
+                "plot_fabric: {gpus} GPUs are too many to draw (at most "
+                "{max_drawn_gpus}); draw a smaller fabric or tabulate the loads"
+            ).format(gpus=fabric.gpus, max_drawn_gpus=MAX_DRAWN_GPUS)
         )
     load = dict(load or {})
     if ax is None:
@@ -127,7 +133,14 @@ def plot_fabric(fabric, load=None, ax=None, *, title: str | None = None, label: 
                 (x0, -0.32), r - 0.1, 0.5, fill=True, color="#f3f3f3", ec="#888", lw=0.8, zorder=4
             )
         )
-        ax.text(x0 + (r - 0.1) / 2, -0.48, f"node {node}", ha="center", va="top", fontsize=7)
+        ax.text(
+            x0 + (r - 0.1) / 2,
+            -0.48,
+            _("node {node}").format(node=node),
+            ha="center",
+            va="top",
+            fontsize=7,
+        )
         for i in range(r):
             x, y = pos[fabric.gpu_name(fabric.gpu(node, i))]
             ax.scatter(
@@ -140,13 +153,13 @@ def plot_fabric(fabric, load=None, ax=None, *, title: str | None = None, label: 
             if name.startswith("tor") and fabric.rail_of_tor(int(name[3:])) is not None:
                 short += f" r{fabric.rail_of_tor(int(name[3:]))}"
             ax.text(x, y + 0.12, short, ha="center", va="bottom", fontsize=6)
-    ax.set_yticks([0, 1, 2, 3], ["nodes", "ToR", "leaf", "spine"], fontsize=8)
+    ax.set_yticks([0, 1, 2, 3], [_("nodes"), "ToR", _("leaf"), _("spine")], fontsize=8)
     ax.set_xticks([])
     ax.set_ylim(-0.75, 3.45)
     for side in ("top", "right", "bottom"):
         ax.spines[side].set_visible(False)
     handles = [
-        Line2D([], [], color="#d9d9d9", lw=1, label="unused"),
+        Line2D([], [], color="#d9d9d9", lw=1, label=_("unused")),
         Line2D([], [], color="#4e79a7", lw=1.6, label=f"{label} 1"),
         Line2D([], [], color="#f28e2b", lw=2.6, label=f"{label} 2"),
         Line2D([], [], color="#d62728", lw=3.5, label=f"{label} ≥ 3"),
@@ -165,6 +178,7 @@ def plot_fabric(fabric, load=None, ax=None, *, title: str | None = None, label: 
     return ax
 
 
+@figure
 def plot_link_timeline(
     run, ax=None, *, links=None, top: int = 10, upto: int | None = None, network_only: bool = True
 ):
@@ -175,7 +189,7 @@ def plot_link_timeline(
     if links is None:
         links = [name for name, _busy in run.busiest(top, network_only=network_only)]
     if not links:
-        raise ConfigError("plot_link_timeline: the run uses no link of that kind")
+        raise ConfigError(_("plot_link_timeline: the run uses no link of that kind"))
     if ax is None:
         _fig, ax = plt.subplots(figsize=(9, 0.32 * len(links) + 1.1))
     row = {name: k for k, name in enumerate(links)}
@@ -201,7 +215,7 @@ def plot_link_timeline(
         ax.axvline((upto - first) * us, color="#c00000", linewidth=1.0)
     ax.set_yticks(range(len(links)), links, fontsize=7)
     ax.invert_yaxis()
-    ax.set_xlabel("time (µs)", fontsize=8)
+    ax.set_xlabel(_("time (µs)"), fontsize=8)
     ax.set_xlim(0, run.cycles * us)
     ax.tick_params(axis="x", labelsize=7)
     kinds = sorted({op.kind for op in run.graph.ops})

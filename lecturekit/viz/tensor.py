@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..language import _
 from . import style
 from .fonts import figure
 from .graph import layout
@@ -103,26 +104,26 @@ def plot_nest_roofline(costs, labels=None, ax=None, *, title=None, ceilings=True
     from .roofline import plot_roofline
 
     costs = list(costs)
-    labels = list(labels or [f"schedule {k + 1}" for k in range(len(costs))])
+    labels = list(labels or [_("schedule {k}").format(k=k + 1) for k in range(len(costs))])
     cpu = costs[0].cpu
     roofs = [cpu.roof()]
     if ceilings:
         one_core = cpu.peak_flops / cpu.cores
         roofs += [
-            Roof("one core", one_core, cpu.bandwidth),
-            Roof("one core, no SIMD", one_core / cpu.lanes, cpu.bandwidth),
+            Roof(_("one core"), one_core, cpu.bandwidth),
+            Roof(_("one core, no SIMD"), one_core / cpu.lanes, cpu.bandwidth),
         ]
     lo = min([c.intensity for c in costs] + [0.1]) / 3
     hi = max([c.intensity for c in costs] + [cpu.peak_flops / cpu.bandwidth]) * 5
     if ax is None:
-        _, ax = plt.subplots(figsize=(9, 4.2), dpi=80)
+        _fig, ax = plt.subplots(figsize=(9, 4.2), dpi=80)
     plot_roofline(roofs, [], ax=ax, xlim=(lo, hi))
     for k, (c, label) in enumerate(zip(costs, labels, strict=True)):
         colour = style.instruction_color(k)
         ax.plot([c.intensity], [c.attainable], "o", color=colour, ms=7, zorder=6, label=label)
         ax.plot([c.intensity / 1.6, c.intensity * 1.6], [c.ceiling] * 2, "-", color=colour, lw=1)
     ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
-    ax.set_title(title or f"scheduled loop nests on {cpu.name}", fontsize=10)
+    ax.set_title(title or _("scheduled loop nests on {name}").format(name=_(cpu.name)), fontsize=10)
     return ax
 
 
@@ -132,20 +133,20 @@ def plot_search(results, optimum=None, ax=None, *, title=None):
     import matplotlib.pyplot as plt
 
     if ax is None:
-        _, ax = plt.subplots(figsize=(6.5, 3.2), dpi=80)
+        _fig, ax = plt.subplots(figsize=(6.5, 3.2), dpi=80)
     for k, r in enumerate(results):
         best = np.array(r.best_so_far) * 1e6
         ax.plot(np.arange(1, len(best) + 1), best, color=style.instruction_color(k), lw=1.6,
-                label=r.method)  # fmt: skip
+                label=_(r.method))  # fmt: skip
     if optimum is not None:
-        ax.axhline(optimum * 1e6, color="k", ls="--", lw=1, label="optimum of the space")
+        ax.axhline(optimum * 1e6, color="k", ls="--", lw=1, label=_("optimum of the space"))
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("schedules costed")
-    ax.set_ylabel("best modelled time (µs)")
+    ax.set_xlabel(_("schedules costed"))
+    ax.set_ylabel(_("best modelled time (µs)"))
     ax.grid(True, which="both", alpha=0.25)
     ax.legend(fontsize=8)
-    ax.set_title(title or "searching the schedule space", fontsize=10)
+    ax.set_title(title or _("searching the schedule space"), fontsize=10)
     return ax
 
 
@@ -180,7 +181,7 @@ def plot_kernel_runs(runs, titles, ax=None):
     import matplotlib.pyplot as plt
 
     if ax is None:
-        _, ax = plt.subplots(figsize=(8, 0.9 * len(runs) + 0.9), dpi=80)
+        _fig, ax = plt.subplots(figsize=(8, 0.9 * len(runs) + 0.9), dpi=80)
     yticks, ylabels = [], []
     for r, (run, title) in enumerate(zip(runs, titles, strict=True)):
         base = 2.6 * (len(runs) - 1 - r)
@@ -195,8 +196,11 @@ def plot_kernel_runs(runs, titles, ax=None):
             if op.stream == "gpu":
                 ax.text(start + width / 2, row, op.name, ha="center", va="center", fontsize=7)
         yticks += [base + 1, base]
-        ylabels += [f"{title}: CPU launches", f"{title}: GPU"]
+        ylabels += [
+            _("{title}: CPU launches").format(title=title),
+            _("{title}: GPU").format(title=title),
+        ]
     ax.set_yticks(yticks, ylabels, fontsize=8)
-    ax.set_xlabel("time (µs)")
+    ax.set_xlabel(_("time (µs)"))
     ax.grid(True, axis="x", alpha=0.3)
     return ax

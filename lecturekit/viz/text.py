@@ -503,7 +503,7 @@ def schedule_table_text(schedule, *, reasons: bool = True) -> str:
         ]
         return "  ".join(cells).rstrip()
 
-    title = schedule.algorithm or _("schedule")
+    title = _(schedule.algorithm) if schedule.algorithm else _("schedule")
     if schedule.ii is not None:
         first = _("{title}: {cycles} cycles, II = {ii}").format(
             title=title, cycles=schedule.length, ii=schedule.ii
@@ -528,7 +528,7 @@ def dependences_text(dg, *, reduce: bool = False) -> str:
     head += [_("alias")] * memory + [_("note")] * implied
     body = []
     for e in edges:
-        on = register_name(prog, e.dst, e.on) if e.kind in ("RAW", "WAR", "WAW") else e.on
+        on = register_name(prog, e.dst, e.on) if e.kind in ("RAW", "WAR", "WAW") else _(e.on)
         row = [f"{label(e.src)} -> {label(e.dst)}", e.kind, on, str(e.latency)]
         if memory:
             alias = getattr(e, "alias", "")

@@ -83,9 +83,13 @@ class CollectiveStepper:
             )
         step = t.steps[k - 1]
         moves = "; ".join(
-            f"rank {m.src} → rank {m.dst}: "
-            + ",".join(chunk_name(c) for c in m.chunks)
-            + f" ({m.nbytes} B, {m.combine})"
+            _("rank {src} → rank {dst}: {chunks} ({nbytes} B, {combine})").format(
+                src=m.src,
+                dst=m.dst,
+                chunks=",".join(chunk_name(c) for c in m.chunks),
+                nbytes=m.nbytes,
+                combine=m.combine,
+            )
             for m in step.transfers
         )
         return _("step {k} of {n_steps} ({escape}): {escape2}").format(

@@ -47,7 +47,11 @@ def step_caption(dg, k: int, previous_length: int) -> str:
     if edges:
         lines = []
         for e in edges:
-            on = register_name(dg.program, e.dst, e.on) if e.kind in ("RAW", "WAR", "WAW") else e.on
+            on = (
+                register_name(dg.program, e.dst, e.on)
+                if e.kind in ("RAW", "WAR", "WAW")
+                else _(e.on)
+            )
             lines.append(
                 _("{label} → {label2}: {kind} on <code>{escape}</code>, latency {latency}").format(
                     label=label(e.src),

@@ -327,6 +327,7 @@ class ListSchedulingStepper:
     def _render(self, i: int):
         if self.steps is None:
             return None
+        from ..core.list_sched import HELD_BACK
         from ..viz.graph import draw_dependence_graph
         from ..viz.pipeline import draw_stage_table
         from .common import show_figure
@@ -355,8 +356,9 @@ class ListSchedulingStepper:
             ).format(cycle=step.cycle),
         )
         caption = html.escape(step.message)
-        if "held back" in caption:  # lookahead: say which operation waited, and for what
-            caption = caption.replace("held back", '<b style="color:#8a5a00">held back</b>')
+        if step.held:  # lookahead: say which operation waited, and for what
+            words = html.escape(_(HELD_BACK))
+            caption = caption.replace(words, f'<b style="color:#8a5a00">{words}</b>')
         if not step.chosen:
             caption = f'<span style="color:#b00000">{caption}</span>'
         return fig, caption

@@ -127,7 +127,11 @@ class IIExplorer:
         self.summary = w.HTML("")
         self.reasons = w.HTML("")
         self.stepper = Stepper(
-            1, self._render, title=_("Why not a smaller II?"), step_name="II", interval=1500
+            1,
+            self._render,
+            title=_("Why not a smaller II?"),
+            step_name="II",  # i18n: as is
+            interval=1500,
         )
         self.error = self.stepper.error
         try:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import html
 
 from ..errors import ConfigError
+from ..language import _
 from ..llm import nccl
 from ..llm.fabric import Fabric
 from ..llm.routing import ROUTING
@@ -44,19 +45,30 @@ def summary_html(result: nccl.CollectiveRun) -> str:
     )
     collisions = result.max_connections
     verdict = (
-        "no link between switches carries two connections"
+        _("no link between switches carries two connections")
         if collisions <= 1
-        else f"<b>{collisions} connections share one link between switches</b> (a collision)"
+        else _(
+            "<b>{collisions} connections share one link between switches</b> (a collision)"
+        ).format(collisions=collisions)
     )
     if not result.routes:
-        verdict = "the reduction tree is fixed (no routing choice)"
-    return (
-        f"<b>{html.escape(result.algorithm)} {result.collective}</b> of "
-        f"{result.nbytes / 1e6:,.3g} MB on {result.ranks} ranks: "
-        f"<b>{result.seconds * 1e6:,.1f} µs</b>, "
-        f"algbw {result.algbw / 1e9:,.1f} GB/s, busbw {result.busbw / 1e9:,.1f} GB/s; "
-        f"{len(run.messages):,} messages on the core, verified. {verdict}. "
-        f"Busiest network links: {links}."
+        verdict = _("the reduction tree is fixed (no routing choice)")
+    return _(
+        "<b>{algorithm} {collective}</b> of {megabytes:,.3g} MB on {ranks} ranks: "
+        "<b>{us:,.1f} µs</b>, algbw {algbw:,.1f} GB/s, busbw "
+        "{busbw:,.1f} GB/s; {n_messages:,} messages on the core, verified. "
+        "{verdict}. Busiest network links: {links}."
+    ).format(
+        algorithm=html.escape(_(result.algorithm)),
+        collective=_(result.collective),
+        megabytes=result.nbytes / 1e6,
+        ranks=result.ranks,
+        us=result.seconds * 1e6,
+        algbw=result.algbw / 1e9,
+        busbw=result.busbw / 1e9,
+        n_messages=len(run.messages),
+        verdict=verdict,
+        links=links,
     )
 
 
@@ -79,17 +91,19 @@ def frame_figure(result: nccl.CollectiveRun, k: int):
     if k == 0:
         if result.routes:
             load = result.connection_load(_NETWORK)
-            label, title = "connections", "connections per cable (whole run)"
+            label, title = _("connections"), _("connections per cable (whole run)")
         else:
             load = {name: 1 for name in run.link_bytes() if fab.links[name].network}
-            label, title = "used", "cables the reduction tree uses"
+            label, title = _("used"), _("cables the reduction tree uses")
         plot_fabric(fab, load, top, title=title, label=label)
         plot_link_timeline(run, bottom, top=8)
     else:
         t = frame_cycle(result, k)
         busy = {name: 1 for name in run.busy_at(t) if fab.links[name].network}
         at = (t - run.first) * run.quantum * 1e6
-        plot_fabric(fab, busy, top, title=f"cables busy at {at:,.1f} µs", label="busy")
+        plot_fabric(
+            fab, busy, top, title=_("cables busy at {at:,.1f} µs").format(at=at), label=_("busy")
+        )
         plot_link_timeline(run, bottom, top=8, upto=t)
     fig.tight_layout()
     return fig
@@ -100,7 +114,7 @@ class NetworkExplorer:
 
     def __init__(
         self,
-        algorithm: str = "ring cross-NIC",
+        algorithm: str = "ring cross-NIC",  # i18n: not shown (a key of ALGORITHMS)
         policy: str = "ecmp",
         nodes: int = 4,
         gpus_per_node: int = 4,
@@ -117,7 +131,7 @@ class NetworkExplorer:
             choice_problem("algorithm", algorithm, nccl.ALGORITHMS),
             choice_problem("policy", policy, ROUTING),
             range_problem("nodes", nodes, 2, 8),
-            choice_problem("GPUs per node", gpus_per_node, _GPN),
+            choice_problem(_("GPUs per node"), gpus_per_node, _GPN),
             choice_problem("radix", radix, _RADIX),
             choice_problem("MB", megabytes, _SIZES_MB),
             range_problem("seed", seed, 0, 29),
@@ -125,7 +139,7 @@ class NetworkExplorer:
         problems = [x for x in problems if x]
         if problems:  # the controls show the defaults; nothing runs on a replaced value
             algorithm, policy, nodes, gpus_per_node, radix, megabytes, seed = (
-                "ring cross-NIC",
+                "ring cross-NIC",  # i18n: not shown (a key of ALGORITHMS)
                 "ecmp",
                 4,
                 4,
@@ -135,37 +149,45 @@ class NetworkExplorer:
             )
         self.controls = {
             "algorithm": w.Dropdown(
-                options=list(nccl.ALGORITHMS), value=algorithm, description="algorithm", style=style
+                options=list(nccl.ALGORITHMS),
+                value=algorithm,
+                description=_("algorithm"),
+                style=style,
             ),
             "policy": w.Dropdown(
-                options=list(ROUTING), value=policy, description="routing", style=style
+                options=list(ROUTING), value=policy, description=_("routing"), style=style
             ),
             "megabytes": w.Dropdown(
-                options=_SIZES_MB, value=megabytes, description="MB", style=style
+                options=_SIZES_MB, value=megabytes, description=_("MB"), style=style
             ),
             "seed": w.IntSlider(
                 value=seed,
                 min=0,
                 max=29,
-                description="seed (QPs)",
+                description=_("seed (QPs)"),
                 style=style,
                 continuous_update=False,
             ),
             "nodes": w.IntSlider(
-                value=nodes, min=2, max=8, description="nodes", style=style, continuous_update=False
+                value=nodes,
+                min=2,
+                max=8,
+                description=_("nodes"),
+                style=style,
+                continuous_update=False,
             ),
             "gpus_per_node": w.Dropdown(
-                options=_GPN, value=gpus_per_node, description="GPUs per node", style=style
+                options=_GPN, value=gpus_per_node, description=_("GPUs per node"), style=style
             ),
             "radix": w.Dropdown(
-                options=_RADIX, value=radix, description="switch radix", style=style
+                options=_RADIX, value=radix, description=_("switch radix"), style=style
             ),
         }
         self.error = w.HTML("")
         self.summary = w.HTML("")
         self.result: nccl.CollectiveRun | None = None
         self.stepper = Stepper(
-            FRAMES + 1, self._render, title="the network over time", step_name="frame"
+            FRAMES + 1, self._render, title=_("the network over time"), step_name=_("frame")
         )
         self.widget = control_panel(
             self.controls, [self.error, self.summary, self.stepper.widget], lambda: self.update()
@@ -183,8 +205,10 @@ class NetworkExplorer:
         fabric = Fabric.build(c["nodes"], c["gpus_per_node"], radix=c["radix"])
         if fabric.gpus > 32:  # not reachable from the controls; a guard for direct use
             raise ConfigError(
-                f"{fabric.gpus} GPUs: the explorer schedules at most 32; use fewer nodes or GPUs "
-                "per node"
+                _(
+                    "{gpus} GPUs: the explorer schedules at most 32; use fewer nodes or "
+                    "GPUs per node"
+                ).format(gpus=fabric.gpus)
             )
         self.result = nccl.run(c["algorithm"], fabric, c["megabytes"] * 1e6, c["policy"], c["seed"])
         self.summary.value = summary_html(self.result)
@@ -192,13 +216,15 @@ class NetworkExplorer:
 
     def _render(self, k: int):
         if self.result is None:
-            return "no run yet"
+            return _("no run yet")
         fig = frame_figure(self.result, k)
         if k == 0:
-            caption = "frame 0: the whole run (connections per cable, busiest links' timeline)"
+            caption = _("frame 0: the whole run (connections per cable, busiest links' timeline)")
         else:
             at = (frame_cycle(self.result, k) - self.result.run.first) * self.result.run.quantum
-            caption = f"frame {k}: the cables busy at {at * 1e6:,.1f} µs (red line in the timeline)"
+            caption = _(
+                "frame {k}: the cables busy at {us:,.1f} µs (red line in the timeline)"
+            ).format(k=k, us=at * 1e6)
         return fig, caption
 
     def _ipython_display_(self) -> None:

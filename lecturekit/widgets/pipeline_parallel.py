@@ -116,7 +116,7 @@ def summary_html(run: PipelineRun) -> str:
         )
     body = "".join(f"<tr><td>{html.escape(a)}</td><td><b>{b}</b></td></tr>" for a, b in rows)
     head = (
-        f"<div><b>{html.escape(run.name)}</b>: {html.escape(ALL_SCHEDULES[run.name])}"
+        f"<div><b>{html.escape(run.name)}</b>: {html.escape(_(ALL_SCHEDULES[run.name]))}"
         f"<br>p={run.p}, m={run.m}"
         + (f", v={run.v}" if run.v > 1 else "")
         + f"; T_F={t.forward}, T_B={t.backward}, T_W={t.weight}, comm={t.comm}</div>"

@@ -19,6 +19,7 @@ from __future__ import annotations
 import html
 
 from ..errors import LectureKitError
+from ..language import _
 from ..tensor.cost import EXAMPLE_CPU, cost
 from ..tensor.loopnest import conv2d, matmul, parse_schedule, schedule_text, steps_of
 from .common import _with_plain_text, plain_text_note
@@ -70,27 +71,29 @@ class ScheduleExplorer:
         ]
         if not isinstance(schedule, str):
             problems.append(
-                f"schedule: expected text, one step a line, got {type(schedule).__name__}"
+                _("schedule: expected text, one step a line, got {name}").format(
+                    name=type(schedule).__name__
+                )
             )
             schedule = ""
         self.computation = w.Dropdown(
-            options=list(COMPUTATIONS), description="computation",
+            options=list(COMPUTATIONS), description=_("computation"),
             value=computation if computation in COMPUTATIONS else "matmul 128×128×128",
             layout=w.Layout(width="330px"),
         )  # fmt: skip
         self.cache = w.Dropdown(
-            options=list(CACHE_KIB), description="cache KiB",
+            options=list(CACHE_KIB), description=_("cache KiB"),
             value=cache_kib if cache_kib in CACHE_KIB else 32, layout=w.Layout(width="180px"),
         )  # fmt: skip
         self.schedule = w.Textarea(
-            value=schedule, description="schedule", rows=7, layout=w.Layout(width="420px"),
+            value=schedule, description=_("schedule"), rows=7, layout=w.Layout(width="420px"),
             continuous_update=False,
         )  # fmt: skip
         self.summary = w.HTML("")
         self.views: list = []
         self.costs: list = []
-        self.stepper = Stepper(1, self._render, title="The schedule, one step at a time",
-                               step_name="step")  # fmt: skip
+        self.stepper = Stepper(1, self._render, title=_("The schedule, one step at a time"),
+                               step_name=_("step"))  # fmt: skip
         self.error = self.stepper.error
         self.widget = w.VBox(
             [w.HBox([w.VBox([self.computation, self.cache]), self.schedule]), self.summary,
@@ -141,11 +144,19 @@ class ScheduleExplorer:
         self.costs = [cost(v.nest, cpu, memo) for v in views]
         self.views = views
         first, last = self.costs[0], self.costs[-1]
-        self.summary.value = (
-            f"<b>{html.escape(comp.text())}</b>, {comp.flops:,} FLOPs; on {html.escape(cpu.name)}"
-            f" with a {self.cache.value} KiB cache: unscheduled "
-            f"{first.seconds * 1e6:,.1f} µs, after the {len(steps)} step(s) "
-            f"<b>{last.seconds * 1e6:,.1f} µs</b> ({first.seconds / last.seconds:,.1f}× faster)"
+        self.summary.value = _(
+            "<b>{computation}</b>, {flops:,} FLOPs; on {cpu} with a {kib} KiB "
+            "cache: unscheduled {before:,.1f} µs, after the {n_steps} step(s) "
+            "<b>{after:,.1f} µs</b> ({speedup:,.1f}× faster)"
+        ).format(
+            computation=html.escape(comp.text()),
+            flops=comp.flops,
+            cpu=html.escape(_(cpu.name)),
+            kib=self.cache.value,
+            before=first.seconds * 1e6,
+            n_steps=len(steps),
+            after=last.seconds * 1e6,
+            speedup=first.seconds / last.seconds,
         )
         self.stepper.reset(len(views), len(views) - 1)
 
@@ -158,12 +169,13 @@ class ScheduleExplorer:
         from .common import WIDGET_DPI
 
         view, c = self.views[i], self.costs[i]
-        what = "the computation as written" if view.step is None else view.step.text()
+        what = _("the computation as written") if view.step is None else view.step.text()
         fig, ax = plt.subplots(figsize=(5.6, 3.4), dpi=WIDGET_DPI)
-        labels = ["as written"] + [v.step.text() for v in self.views[1 : i + 1]]
-        plot_nest_roofline(self.costs[: i + 1], labels, ax=ax, title="after each step so far")
+        labels = [_("as written")] + [v.step.text() for v in self.views[1 : i + 1]]
+        plot_nest_roofline(self.costs[: i + 1], labels, ax=ax, title=_("after each step so far"))
         caption = (
-            f"<b>step {i}: {html.escape(what)}</b><br>{html.escape(c.summary())}"
+            _("<b>step {i}: {what}</b>").format(i=i, what=html.escape(what))
+            + f"<br>{html.escape(c.summary())}"
             + _pre(view.nest.text())
             + "<br>".join(html.escape(n) for n in c.traffic.notes)
         )
@@ -171,9 +183,9 @@ class ScheduleExplorer:
 
     def _plain_text(self) -> str:
         if not self.views:
-            return plain_text_note("schedule explorer (the input has an error)")
+            return plain_text_note(_("schedule explorer (the input has an error)"))
         return plain_text_note(
-            f"schedule explorer, {len(self.views) - 1} step(s): "
+            _("schedule explorer, {n} step(s): ").format(n=len(self.views) - 1)
             + "; ".join(v.step.text() for v in self.views[1:])
         )
 
@@ -200,7 +212,7 @@ class BackwardStepper:
         self.values = self.result.graph.evaluate(example)
         self.stepper = Stepper(
             len(self.result.steps) + 1, self._render,
-            title=title or "Reverse mode: each node passes its adjoint to its inputs",
+            title=title or _("Reverse mode: each node passes its adjoint to its inputs"),
         )  # fmt: skip
         self.error = self.stepper.error
         self.widget = self.stepper.widget
@@ -221,25 +233,29 @@ class BackwardStepper:
 
         def short(v):
             v = np.asarray(v)
-            return f"{v.item():.4g}" if v.size == 1 else f"shape {v.shape}"
+            return f"{v.item():.4g}" if v.size == 1 else _("shape {shape}").format(shape=v.shape)
 
         notes = {n.name: short(self.values[n.name]) for n in nodes if n.op != "const"}
         last = r.steps[i - 1] if i else None
         fig = draw_tensor_graph(g, backward_from=r.forward_names[-1],
                                 highlight=(last.node,) if last else (), notes=notes)  # fmt: skip
         if last is None:
-            caption = (
-                f"the forward graph, and the seed: the adjoint of {html.escape(r.output)} is 1"
+            caption = _("the forward graph, and the seed: the adjoint of {output} is 1").format(
+                output=html.escape(r.output)
             )
         else:
-            caption = (
-                f"<b>{html.escape(last.node)} = {html.escape(last.expression)}</b>: "
-                f"{html.escape(last.rule)}; new nodes: {html.escape(', '.join(last.added) or '-')}"
+            caption = _("<b>{node} = {expression}</b>: {rule}; new nodes: {added}").format(
+                node=html.escape(last.node),
+                expression=html.escape(last.expression),
+                rule=html.escape(last.rule),
+                added=html.escape(", ".join(last.added) or "-"),
             )
         return fig, caption
 
     def _repr_mimebundle_(self, **kwargs):
-        note = plain_text_note(f"backward pass stepper, {len(self.result.steps)} steps")
+        note = plain_text_note(
+            _("backward pass stepper, {n_steps} steps").format(n_steps=len(self.result.steps))
+        )
         return _with_plain_text(self.widget._repr_mimebundle_(**kwargs), note)
 
 
@@ -247,7 +263,9 @@ def backward_stepper(graph, example, output=None, wrt=None, *, title=None) -> Ba
     """Step through the backward pass of ``graph`` at ``example`` (see the module docstring)."""
     if not hasattr(graph, "nodes"):
         raise LectureKitError(
-            f"backward_stepper: expected a TensorGraph, got {type(graph).__name__}"
+            _("backward_stepper: expected a TensorGraph, got {name}").format(
+                name=type(graph).__name__
+            )
         )
     return BackwardStepper(graph, example, output, wrt, title=title)
 

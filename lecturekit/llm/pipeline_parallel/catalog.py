@@ -8,31 +8,46 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ...errors import ScheduleError
+from ...language import N_, _
 from .graph import Timing
 
 #: name -> one-line description, in the order the lecture tells the story
 SCHEDULES: dict[str, str] = {
-    "naive": "model parallel: the whole batch as one micro-batch, one device busy at a time",
-    "gpipe": "GPipe (2019): all forwards, then all backwards; flush",
-    "pipedream": "PipeDream (2019): 1F1B without flush, weights updated per micro-batch",
-    "1f1b": "1F1B = DAPPLE (2021) = PipeDream-Flush: warm-up, one forward one backward, cool-down",
-    "1f1b-eager": "the 2023 slide's DAPPLE figure: backward first, forwards as they arrive, <= p",
-    "interleaved": "interleaved 1F1B (Megatron-LM 2021): v model chunks per device",
-    "zb-h1": "zero bubble ZB-H1 (2023): backward split into B and W, W postponed; 1F1B peak memory",
-    "zb-h2": "zero bubble ZB-H2 (2023): more warm-up forwards, parallelogram; ~2x memory",
+    "naive": N_("model parallel: the whole batch as one micro-batch, one device busy at a time"),
+    "gpipe": N_("GPipe (2019): all forwards, then all backwards; flush"),
+    "pipedream": N_("PipeDream (2019): 1F1B without flush, weights updated per micro-batch"),
+    "1f1b": N_(
+        "1F1B = DAPPLE (2021) = PipeDream-Flush: warm-up, one forward one backward, cool-down"
+    ),
+    "1f1b-eager": N_(
+        "the 2023 slide's DAPPLE figure: backward first, forwards as they arrive, <= p"
+    ),
+    "interleaved": N_("interleaved 1F1B (Megatron-LM 2021): v model chunks per device"),
+    "zb-h1": N_(
+        "zero bubble ZB-H1 (2023): backward split into B and W, W postponed; 1F1B peak memory"
+    ),
+    "zb-h2": N_("zero bubble ZB-H2 (2023): more warm-up forwards, parallelogram; ~2x memory"),
 }
 
 #: the second edition's schedules (more than one chunk per device; the V placement)
 MORE_SCHEDULES: dict[str, str] = {
-    "looped-bfs": "looped BFS (2022): loop placement, each chunk GPipe-style in turn; m in flight",
-    "interleaved-zb": "interleaved zero bubble (PyTorch's ScheduleInterleavedZeroBubble): "
-    "interleaved 1F1B with split backward, W passes fill the bubbles",
-    "zb-v": "ZB-V (2024): V placement (stages d and 2p-1-d), split backward; 1F1B memory",
-    "v-half": "V-Half (2024): V placement, about half of 1F1B's activation memory, small bubble",
-    "v-min": "V-Min (2024): V placement, about a third of 1F1B's activation memory",
-    "dualpipev": "DualPipeV (DeepSeek 2025): V placement, forward and backward chunks paired",
-    "dualpipe": "DualPipe (DeepSeek-V3 2024): two directions, half the micro-batches from each "
-    "end; 2x parameters",
+    "looped-bfs": N_(
+        "looped BFS (2022): loop placement, each chunk GPipe-style in turn; m in flight"
+    ),
+    "interleaved-zb": N_(
+        "interleaved zero bubble (PyTorch's ScheduleInterleavedZeroBubble): "
+        "interleaved 1F1B with split backward, W passes fill the bubbles"
+    ),
+    "zb-v": N_("ZB-V (2024): V placement (stages d and 2p-1-d), split backward; 1F1B memory"),
+    "v-half": N_(
+        "V-Half (2024): V placement, about half of 1F1B's activation memory, small bubble"
+    ),
+    "v-min": N_("V-Min (2024): V placement, about a third of 1F1B's activation memory"),
+    "dualpipev": N_("DualPipeV (DeepSeek 2025): V placement, forward and backward chunks paired"),
+    "dualpipe": N_(
+        "DualPipe (DeepSeek-V3 2024): two directions, half the micro-batches from each "
+        "end; 2x parameters"
+    ),
 }
 
 #: every schedule :func:`pipeline_schedule` runs
@@ -76,8 +91,9 @@ def resolve_schedule(name: str) -> str:
     key = ALIASES.get(key, key)
     if key not in ALL_SCHEDULES:
         raise ScheduleError(
-            f"schedule: unknown pipeline schedule {name!r}; choose one of "
-            f"{', '.join(ALL_SCHEDULES)}"
+            _("schedule: unknown pipeline schedule {name!r}; choose one of {join}").format(
+                name=name, join=", ".join(ALL_SCHEDULES)
+            )
         )
     return key
 

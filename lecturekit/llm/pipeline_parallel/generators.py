@@ -71,6 +71,8 @@ from __future__ import annotations
 from heapq import merge
 from itertools import islice
 
+from ...language import _
+
 Key = tuple[str, int, int]  # (kind, micro, stage)
 
 
@@ -79,7 +81,9 @@ def gpipe(p: int, m: int, backward: str = "newest") -> dict[int, list[Key]]:
     the GPipe paper's figure, the default) or ``"oldest"`` first (as PyTorch's
     ``ScheduleGPipe`` runs them)."""
     if backward not in ("newest", "oldest"):
-        raise ValueError(f"backward: 'newest' or 'oldest', got {backward!r}")
+        raise ValueError(
+            _("backward: 'newest' or 'oldest', got {backward!r}").format(backward=backward)
+        )
     back = range(m, 0, -1) if backward == "newest" else range(1, m + 1)
     return {
         s: [("F", k, s) for k in range(1, m + 1)] + [("B", k, s) for k in back] for s in range(p)
@@ -162,7 +166,11 @@ def interleaved_zero_bubble(p: int, m: int, v: int) -> dict[int, list[Key]]:
     rounds = max(1, m // p)
     g = m // rounds
     if m % rounds:
-        raise ValueError(f"m = {m} is not a multiple of the {rounds} rounds (m // p)")
+        raise ValueError(
+            _("m = {m} is not a multiple of the {rounds} rounds (m // p)").format(
+                m=m, rounds=rounds
+            )
+        )
     return {d: _interleaved_zero_bubble_device(p, m, v, g, d) for d in range(p)}
 
 
@@ -242,12 +250,12 @@ def _zb_v_device(p: int, n: int, d: int) -> list[Key]:
         order.append((kind, nxt[(kind, stage)], stage))
         nxt[(kind, stage)] += 1
 
-    for _ in range(2 * (p - d) - 1):
+    for _unused in range(2 * (p - d) - 1):
         put("F", s0)
-    for _ in range(d):
+    for _unused in range(d):
         put("F", s1)
         put("F", s0)
-    for _ in range(p - d):
+    for _unused in range(p - d):
         put("F", s1)
         put("B", s1)
         put("W", s1)
@@ -259,10 +267,10 @@ def _zb_v_device(p: int, n: int, d: int) -> list[Key]:
         put("F", s1)
         put("B", s1)
         put("W", s1)
-    for _ in range(d):
+    for _unused in range(d):
         put("B", s0)
         put("B", s1)
-    for _ in range(p - d):
+    for _unused in range(p - d):
         put("B", s0)
         put("W", s0)
     while nxt[("W", s1)] < nxt[("B", s1)]:
@@ -329,12 +337,12 @@ def _dualpipe_v_calls(p: int, m: int, d: int) -> list[list[Key]]:
             k, stage = pending.pop(0)
             calls.append([("W", k, stage)])
 
-    for _ in range(2 * (p - d - 1)):
+    for _unused in range(2 * (p - d - 1)):
         calls.append(fwd(s0))
-    for _ in range(d + 1):
+    for _unused in range(d + 1):
         calls.append(fwd(s0))
         calls.append(fwd(s1))
-    for _ in range(p - d - 1):
+    for _unused in range(p - d - 1):
         calls.append(back(s1))
         weight()
         calls.append(fwd(s1))
@@ -344,7 +352,7 @@ def _dualpipe_v_calls(p: int, m: int, d: int) -> list[list[Key]]:
         else:
             calls.append(fwd(s0) + full(s1))
         calls.append(fwd(s1) + full(s0))
-    for _ in range(p - d - 1):
+    for _unused in range(p - d - 1):
         calls.append(full(s1))
         calls.append(fwd(s1) + full(s0))
     split = False
@@ -356,10 +364,10 @@ def _dualpipe_v_calls(p: int, m: int, d: int) -> list[list[Key]]:
         if i == steps // 2 and d % 2 == 0:
             split = True
         calls.append((back if split else full)(s0))
-    for _ in range(p - d - 1):
+    for _unused in range(p - d - 1):
         weight()
         calls.append((back if split else full)(s0))
-    for _ in range(d + 1):
+    for _unused in range(d + 1):
         weight()
     return calls
 
@@ -384,7 +392,9 @@ def dualpipe_calls(p: int, m: int) -> dict[int, list[list[Key]]]:
     """:func:`dualpipe`'s order grouped into the reference implementation's calls (a paired
     forward and full backward ``[F, B, W]``, a full backward ``[B, W]``, ...)."""
     if p % 2 or m % 2 or m < 2 * p:
-        raise ValueError(f"dualpipe needs p even, m even and m >= 2p, got p={p}, m={m}")
+        raise ValueError(
+            _("dualpipe needs p even, m even and m >= 2p, got p={p}, m={m}").format(p=p, m=m)
+        )
     half, half_m = p // 2, m // 2
     out = {}
     for d in range(p):
@@ -484,7 +494,7 @@ def _put_w(lists: list[list[int]], split: bool = False) -> list[list[int]]:
         elif kind in (_B1, _B0):
             pending[kind - _B1 if split else 0] += 1
     for w in (0, 1):
-        for _ in range(pending[w]):
+        for _unused in range(pending[w]):
             t += 1
             ws[w].append(t)
     return [list(x) for x in lists[:4]] + (ws if split else ws[:1])
@@ -556,7 +566,7 @@ def _squeeze(slots: list[list[list[int]]], p: int, with_w: bool) -> list[list[li
     memory = [_Memory(x) for x in slots]
     limit = max(x.peak for x in memory)
     m = len(slots[0][0])
-    taken: list[set[int]] = [set() for _ in range(p)]
+    taken: list[set[int]] = [set() for _unused in range(p)]
     phase = 0  # 0 warm-up, 1 steady state (left alone), 2 cool-down
     events = _slot_events(slots, p)
     for t0, d, kind, k in events:
@@ -606,7 +616,7 @@ def _asap(slots: list[list[list[int]]], p: int) -> list[list[list[int]]]:
     free = [0] * p
     out = [[[0] * len(ts) for ts in x] for x in slots]
     events = _slot_events(slots, p)
-    for _, d, kind, k in events:
+    for _unused, d, kind, k in events:
         t = free[d]
         if kind in (_F0, _B1) and d > 0:
             t = max(t, done[d - 1, kind, k])

@@ -11,11 +11,16 @@ from fractions import Fraction
 
 from ...core import Edge, Graph, Operation, Reservation
 from ...errors import ScheduleError
+from ...language import N_, _
 from .limits import MAX_DURATION, MAX_OPS, bounded_int, collector_paused
 from .placement import check_shape, micro_batch_directions, placement_devices, placement_directions
 
 KINDS = ("F", "B", "W")
-_KIND_TEXT = {"F": "forward", "B": "backward", "W": "weight-gradient"}
+_KIND_TEXT = {
+    "F": N_("forward of {what} on {where}"),
+    "B": N_("backward of {what} on {where}"),
+    "W": N_("weight-gradient of {what} on {where}"),
+}
 
 
 @dataclass(frozen=True)
@@ -46,16 +51,18 @@ class Timing:
         bounded_int("forward (T_F)", self.forward, 1, MAX_DURATION)
         bounded_int("backward (T_B)", self.backward, 1, MAX_DURATION)
         bounded_int("weight (T_W)", self.weight, 0, MAX_DURATION)
-        bounded_int("comm (communication latency)", self.comm, 0, MAX_DURATION)
+        bounded_int(_("comm (communication latency)"), self.comm, 0, MAX_DURATION)
         if self.paired is not None:
             bounded_int("paired (F&B)", self.paired, 1, 3 * MAX_DURATION)
             low, high = self.full_backward + 1, self.per_micro_batch()
             if not low <= self.paired <= high:
                 raise ScheduleError(
-                    f"paired (F&B, a forward overlapped with a full backward) = {self.paired}: "
-                    f"must be at least T_B + T_W + 1 = {low} (the forward keeps one time unit; "
-                    f"use finer time units for a fuller overlap) and at most "
-                    f"T_F + T_B + T_W = {high} (no overlap)"
+                    _(
+                        "paired (F&B, a forward overlapped with a full backward) = {paired}: "
+                        "must be at least T_B + T_W + 1 = {low} (the forward keeps one time "
+                        "unit; use finer time units for a fuller overlap) and at most T_F + "
+                        "T_B + T_W = {high} (no overlap)"
+                    ).format(paired=self.paired, low=low, high=high)
                 )
 
     @property
@@ -169,8 +176,14 @@ class PipelineGraph:
         key = (kind, micro, stage)
         if key not in self.index:
             raise ScheduleError(
-                f"there is no {kind}{micro} on stage {stage} (p={self.p}, m={self.m}, v={self.v}"
-                f"{', backward split into B and W' if self.split else ''})"
+                (
+                    _(
+                        "there is no {kind}{micro} on stage {stage} (p={p}, m={m}, v={v}, "
+                        "backward split into B and W)"
+                    )
+                    if self.split
+                    else _("there is no {kind}{micro} on stage {stage} (p={p}, m={m}, v={v})")
+                ).format(kind=kind, micro=micro, stage=stage, p=self.p, m=self.m, v=self.v)
             )
         return self.index[key]
 
@@ -231,13 +244,16 @@ def build_pipeline_graph(
     timing = timing or Timing()
     if split and timing.weight < 1:
         raise ScheduleError(
-            "weight (T_W): a split backward needs a weight-gradient pass of at least 1 time unit"
+            _("weight (T_W): a split backward needs a weight-gradient pass of at least 1 time unit")
         )
     n_ops = p * v * m * (3 if split else 2)
     if n_ops > MAX_OPS:
         raise ScheduleError(
-            f"{n_ops} passes (p={p} x v={v} x m={m} x {3 if split else 2}) is more than this "
-            f"simulator handles quickly ({MAX_OPS}); use fewer micro-batches or stages"
+            _(
+                "{n_ops} passes (p={p} x v={v} x m={m} x {kinds}) is more than this "
+                "simulator handles quickly ({max_ops}); use fewer micro-batches or "
+                "stages"
+            ).format(n_ops=n_ops, p=p, v=v, m=m, kinds=3 if split else 2, max_ops=MAX_OPS)
         )
     full_b = timing.backward if split else timing.full_backward
     raw = {"F": timing.forward, "B": full_b, "W": timing.weight}
@@ -248,22 +264,29 @@ def build_pipeline_graph(
             if d % v:
                 names = {"F": "forward (T_F)", "B": "backward", "W": "weight (T_W)"}
                 raise ScheduleError(
-                    f"{names[kind]} = {d} is not divisible by v = {v}: with v chunks per device "
-                    f"each chunk's pass takes 1/v of the time, and durations are whole time "
-                    f"units. Use durations that are multiples of {v} (e.g. T_F = T_B = T_W = {v})"
+                    _(
+                        "{names} = {d} is not divisible by v = {v}: with v chunks per device "
+                        "each chunk's pass takes 1/v of the time, and durations are whole time "
+                        "units. Use durations that are multiples of {v} (e.g. T_F = T_B = T_W "
+                        "= {v})"
+                    ).format(names=names[kind], d=d, v=v)
                 )
     if timing.paired is not None and timing.paired % v:
         raise ScheduleError(
-            f"paired (F&B) = {timing.paired} is not divisible by v = {v}: each chunk's pair takes "
-            f"1/v of it, in whole time units"
+            _(
+                "paired (F&B) = {paired} is not divisible by v = {v}: each chunk's "
+                "pair takes 1/v of it, in whole time units"
+            ).format(paired=timing.paired, v=v)
         )
     dur = {k: d * batch // v for k, d in raw.items()}
     comm = timing.comm * batch
     paired_forwards = _paired_forwards(calls) if timing.paired is not None else set()
     if timing.paired is not None and not paired_forwards:
         raise ScheduleError(
-            "paired (F&B): only a schedule that runs a forward and a full backward as one call "
-            "overlaps them (dualpipe or dualpipev with calls)"
+            _(
+                "paired (F&B): only a schedule that runs a forward and a full backward as one call "
+                "overlaps them (dualpipe or dualpipev with calls)"
+            )
         )
     # a paired forward keeps what the pair takes beyond its full backward (B + W)
     pair_f = (timing.paired or 0) * batch // v - dur["B"] - dur["W"]
@@ -292,14 +315,20 @@ def build_pipeline_graph(
             held = units[op.device, op.duration] = (unit, (Reservation(unit, 0, op.duration),))
         where = wheres.get((op.stage, op.device, op.chunk))
         if where is None:
-            where = wheres[op.stage, op.device, op.chunk] = f"stage {op.stage}" + (
-                f" (device {op.device}, chunk {op.chunk})" if v > 1 or dirs else ""
-            )
-        what = f"micro-batches {op.label[1:]}" if batch > 1 else f"micro-batch {op.micro}"
+            where = wheres[op.stage, op.device, op.chunk] = (
+                _("stage {stage} (device {device}, chunk {chunk})")
+                if v > 1 or dirs
+                else _("stage {stage}")
+            ).format(stage=op.stage, device=op.device, chunk=op.chunk)
+        what = (
+            _("micro-batches {label}").format(label=op.label[1:])
+            if batch > 1
+            else _("micro-batch {k}").format(k=op.micro)
+        )
         core_ops.append(
             Operation(
                 name=f"{op.kind}{op.micro}@{op.stage}",
-                text=f"{_KIND_TEXT[op.kind]} of {what} on {where}",
+                text=_(_KIND_TEXT[op.kind]).format(what=what, where=where),
                 reservations=held[1],
                 tail=op.duration - 1,
                 kind=op.kind,
@@ -312,7 +341,10 @@ def build_pipeline_graph(
 
     for k in range(1, m + 1):
         hop = hops[dirs[k - 1] if dirs else 0]
-        activations, gradient = f"activations of micro-batch {k}", f"gradient of micro-batch {k}"
+        activations, gradient = (
+            _("activations of micro-batch {k}").format(k=k),
+            _("gradient of micro-batch {k}").format(k=k),
+        )
         for s in range(stages - 1):
             edges.append(
                 Edge(
@@ -338,7 +370,7 @@ def build_pipeline_graph(
                 index["B", k, stages - 1],
                 ops[index["F", k, stages - 1]].duration,
                 "LOSS",
-                f"loss of micro-batch {k}",
+                _("loss of micro-batch {k}").format(k=k),
             )
         )
         if split:
@@ -349,7 +381,7 @@ def build_pipeline_graph(
                         index["W", k, s],
                         dur["B"],
                         "LOCAL",
-                        f"output gradient of micro-batch {k}",
+                        _("output gradient of micro-batch {k}").format(k=k),
                     )
                 )
     if calls:
@@ -402,13 +434,23 @@ def _call_edges(calls, index, ops, edges) -> list[Edge]:
         for key in g:
             key = tuple(key)
             if key not in index:
-                raise ScheduleError(f"calls: there is no pass {key} in this graph")
+                raise ScheduleError(
+                    _("calls: there is no pass {key} in this graph").format(key=key)
+                )
             members.append(index[key])
         if len({ops[i].device for i in members}) > 1:
-            raise ScheduleError(f"calls: the passes of one call run on one device, got {list(g)}")
+            raise ScheduleError(
+                _("calls: the passes of one call run on one device, got {list}").format(
+                    list=list(g)
+                )
+            )
         for i in members:
             if i in group_of:
-                raise ScheduleError(f"calls: {ops[i].label} on stage {ops[i].stage} is in two")
+                raise ScheduleError(
+                    _("calls: {label} on stage {stage} is in two").format(
+                        label=ops[i].label, stage=ops[i].stage
+                    )
+                )
             group_of[i] = (members[0], members[-1])
     extra = []
     for e in edges:
@@ -421,5 +463,5 @@ def _call_edges(calls, index, ops, edges) -> list[Edge]:
         dst = gd[0] if gd else e.dst
         if (src, dst) != (e.src, e.dst):
             lat = ops[src].duration + e.latency - ops[e.src].duration
-            extra.append(Edge(src, dst, lat, e.kind, e.on + " (one call)"))
+            extra.append(Edge(src, dst, lat, e.kind, _("{on} (one call)").format(on=e.on)))
     return extra

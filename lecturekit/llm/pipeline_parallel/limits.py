@@ -8,6 +8,7 @@ import gc
 from functools import wraps
 
 from ...errors import ScheduleError
+from ...language import _
 
 #: a bound against runaway input only: the evaluator and the figures are O(n log n) in the number
 #: of passes (p = 32, m = 256 with a split backward is 24,576 passes, seconds); a million would
@@ -40,8 +41,16 @@ def bounded_int(name: str, value, low: int, high: int | None = None) -> int:
     """``value`` when it is an integer (not a bool) from ``low`` to ``high``; otherwise a
     :class:`ScheduleError` that names ``name`` and says what was expected."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ScheduleError(f"{name}: must be an integer, got {value!r}")
+        raise ScheduleError(
+            _("{name}: must be an integer, got {value!r}").format(name=name, value=value)
+        )
     if value < low or (high is not None and value > high):
-        rng = f">= {low}" if high is None else f"between {low} and {high}"
-        raise ScheduleError(f"{name}: must be {rng}, got {value}")
+        rng = (
+            f">= {low}"
+            if high is None
+            else _("between {low} and {high}").format(low=low, high=high)
+        )
+        raise ScheduleError(
+            _("{name}: must be {rng}, got {value}").format(name=name, rng=rng, value=value)
+        )
     return value

@@ -14,6 +14,7 @@ from functools import cached_property
 
 from ...core import Schedule, evaluate, verify
 from ...errors import ScheduleError
+from ...language import _
 from .catalog import ALL_SCHEDULES, SYNC, closed_form
 from .graph import KINDS, PipelineGraph, PipeOp, device_name
 from .limits import collector_paused
@@ -340,7 +341,9 @@ def _memory_units(m_b, m_w) -> tuple[Fraction, Fraction]:
         m_w = m_b
     if m_b < 0 or m_w < 0 or m_w > m_b:
         raise ScheduleError(
-            f"memory: need 0 <= m_w <= m_b (B frees m_b - m_w), got m_b={m_b!r}, m_w={m_w!r}"
+            _(
+                "memory: need 0 <= m_w <= m_b (B frees m_b - m_w), got m_b={m_b!r}, m_w={m_w!r}"
+            ).format(m_b=m_b, m_w=m_w)
         )
     return Fraction(m_b), Fraction(m_w)
 
@@ -427,7 +430,9 @@ def _as_streams(pg: PipelineGraph, order) -> dict[str, list[int]]:
         if all(all(isinstance(i, int) for i in v) for v in values):
             missing = [device_name(d) for d in range(pg.p) if device_name(d) not in order]
             if missing:
-                raise ScheduleError(f"the order gives no op list for {', '.join(missing)}")
+                raise ScheduleError(
+                    _("the order gives no op list for {join}").format(join=", ".join(missing))
+                )
             return {k: list(v) for k, v in order.items()}
     out = {}
     for d, keys in order.items():
@@ -442,9 +447,13 @@ def _device_index(pg: PipelineGraph, d) -> int:
     try:
         k = int(d)
     except (TypeError, ValueError):
-        raise ScheduleError(f"{d!r} is not a device (devices are 0..{pg.p - 1})") from None
+        raise ScheduleError(
+            _("{d!r} is not a device (devices are 0..{value})").format(d=d, value=pg.p - 1)
+        ) from None
     if not 0 <= k < pg.p:
-        raise ScheduleError(f"device {k} does not exist: devices are 0..{pg.p - 1}")
+        raise ScheduleError(
+            _("device {k} does not exist: devices are 0..{value}").format(k=k, value=pg.p - 1)
+        )
     return k
 
 
@@ -461,7 +470,9 @@ def parse_order(pg: PipelineGraph, spec) -> dict[str, list[int]]:
     elif not isinstance(spec, Mapping):
         spec = dict(enumerate(spec))
     if len(spec) != pg.p:
-        raise ScheduleError(f"the order has {len(spec)} device line(s) but p = {pg.p}")
+        raise ScheduleError(
+            _("the order has {n_spec} device line(s) but p = {p}").format(n_spec=len(spec), p=pg.p)
+        )
     out = {}
     for d, line in spec.items():
         dev = _device_index(pg, d)
@@ -474,47 +485,67 @@ def parse_order(pg: PipelineGraph, spec) -> dict[str, list[int]]:
 
 
 def _parse_token(pg: PipelineGraph, dev: int, tok: str, col: int) -> int:
-    where = f"device {dev}, token {col} {tok!r}"
+    where = _("device {dev}, token {col} {tok!r}").format(dev=dev, col=col, tok=tok)
     kind = tok[:1].upper()
     rest = tok[1:]
     if kind not in KINDS:
-        raise ScheduleError(f"{where}: a pass starts with F, B or W")
+        raise ScheduleError(_("{where}: a pass starts with F, B or W").format(where=where))
     stage = chunk = None
     if "@" in rest:
         rest, st = rest.split("@", 1)
         if not st.isdigit():
-            raise ScheduleError(f"{where}: the stage after @ must be a number")
+            raise ScheduleError(
+                _("{where}: the stage after @ must be a number").format(where=where)
+            )
         stage = int(st)
         if stage >= pg.stages:
-            raise ScheduleError(f"{where}: there is no stage {stage} (stages 0..{pg.stages - 1})")
+            raise ScheduleError(
+                _("{where}: there is no stage {stage} (stages 0..{value})").format(
+                    where=where, stage=stage, value=pg.stages - 1
+                )
+            )
     elif "." in rest:
         rest, ch = rest.split(".", 1)
         n = len(pg.chunks_of(dev))
         if not ch.isdigit() or int(ch) >= n:
-            raise ScheduleError(f"{where}: chunk must be 0..{n - 1}")
+            raise ScheduleError(
+                _("{where}: chunk must be 0..{value}").format(where=where, value=n - 1)
+            )
         chunk = int(ch)
     if not rest.isdigit():
-        raise ScheduleError(f"{where}: expected a micro-batch number after {kind}")
+        raise ScheduleError(
+            _("{where}: expected a micro-batch number after {kind}").format(where=where, kind=kind)
+        )
     micro = int(rest)
     if not 1 <= micro <= pg.m:
-        raise ScheduleError(f"{where}: micro-batch {micro} is not in 1..{pg.m}")
+        raise ScheduleError(
+            _("{where}: micro-batch {micro} is not in 1..{m}").format(
+                where=where, micro=micro, m=pg.m
+            )
+        )
     direction = pg.direction_of(micro)
     mine = [s for k, s in pg.chunks_of(dev) if k == direction]  # micro's stages on dev
     if chunk is not None:
         k, stage = pg.chunks_of(dev)[chunk]
         if k != direction:
             raise ScheduleError(
-                f"{where}: chunk {chunk} of device {dev} is in direction {k}, micro-batch "
-                f"{micro} travels in direction {direction}"
+                _(
+                    "{where}: chunk {chunk} of device {dev} is in direction {k}, "
+                    "micro-batch {micro} travels in direction {direction}"
+                ).format(where=where, chunk=chunk, dev=dev, k=k, micro=micro, direction=direction)
             )
     elif stage is None:
         stage = mine[0]
     elif pg.device_of(stage, micro) != dev:
         raise ScheduleError(
-            f"{where}: stage {stage} runs on device {pg.device_of(stage, micro)}, not {dev}"
+            _("{where}: stage {stage} runs on device {device_of}, not {dev}").format(
+                where=where, stage=stage, device_of=pg.device_of(stage, micro), dev=dev
+            )
         )
     if kind == "W" and not pg.split:
-        raise ScheduleError(f"{where}: this graph does not split the backward, so it has no W")
+        raise ScheduleError(
+            _("{where}: this graph does not split the backward, so it has no W").format(where=where)
+        )
     return pg.op(kind, micro, stage)
 
 
@@ -537,7 +568,7 @@ def weight_versions(run: PipelineRun) -> dict:
     """
     pg = run.pg
     if pg.v != 1 or pg.batch != 1:
-        raise ScheduleError("weight versions are computed for v = 1 and one micro-batch per op")
+        raise ScheduleError(_("weight versions are computed for v = 1 and one micro-batch per op"))
     last = "W" if pg.split else "B"
     updates = {
         s: sorted(run.finish(pg.op(last, k, s)) for k in range(1, pg.m + 1)) for s in range(pg.p)
@@ -563,12 +594,12 @@ def weight_versions(run: PipelineRun) -> dict:
             if a <= b:
                 changes += [(a, 1, fwd[k - 1][s]), (b + 1, -1, fwd[k - 1][s])]
         changes.sort()
-        times = {run.first} | {t for t, _, _ in changes} | {u + 1 for u in updates[s]}
+        times = {run.first} | {t for t, _unused, _unused in changes} | {u + 1 for u in updates[s]}
         held: dict[int, int] = {}  # version -> micro-batches keeping it
         best, c = 0, 0
         for t in sorted(x for x in times if run.first <= x <= run.last):
             while c < len(changes) and changes[c][0] <= t:
-                _, step, ver = changes[c]
+                _unused, step, ver = changes[c]
                 held[ver] = held.get(ver, 0) + step
                 if not held[ver]:
                     del held[ver]

@@ -6,6 +6,7 @@ and runs it; :func:`compare_schedules` runs several side by side; :data:`DAPPLE_
 from __future__ import annotations
 
 from ...errors import ScheduleError
+from ...language import _
 from . import generators
 from .catalog import SCHEDULES, resolve_schedule
 from .graph import PipelineGraph, Timing, build_pipeline_graph
@@ -20,9 +21,11 @@ def eager_order(pg: PipelineGraph, cap: int | None = None) -> dict[int, list]:
     fewer than ``cap`` (default ``p``) micro-batches are in flight on it, else waits. Returns
     the per-device order it produced (unsplit backward, ``v = 1``)."""
     if pg.split or pg.v != 1:
-        raise ScheduleError("the eager list schedule is defined for v = 1 and an unsplit backward")
+        raise ScheduleError(
+            _("the eager list schedule is defined for v = 1 and an unsplit backward")
+        )
     p, m = pg.p, pg.m
-    cap = p if cap is None else bounded_int("cap (micro-batches in flight)", cap, 1)
+    cap = p if cap is None else bounded_int(_("cap (micro-batches in flight)"), cap, 1)
     g = pg.graph
     # no schedule needs longer than doing everything one after another
     horizon = g.earliest + sum(op.duration for op in pg.ops) + sum(e.latency for e in g.edges)
@@ -43,7 +46,7 @@ def eager_order(pg: PipelineGraph, cap: int | None = None) -> dict[int, list]:
     t = g.earliest
     while len(start) < len(g.ops):
         if t > horizon:  # pragma: no cover - a guard, not a path
-            raise ScheduleError("the eager list schedule made no progress")
+            raise ScheduleError(_("the eager list schedule made no progress"))
         for s in range(p):
             if free[s] > t:
                 continue
@@ -113,37 +116,50 @@ def pipeline_schedule(
         timing = Timing(t.forward, t.backward, t.weight, t.comm, paired)
     if gpipe_backward not in ("newest", "oldest"):
         raise ScheduleError(
-            f"gpipe_backward: 'newest' (GPipe's figure) or 'oldest' (PyTorch), "
-            f"got {gpipe_backward!r}"
+            _(
+                "gpipe_backward: 'newest' (GPipe's figure) or 'oldest' (PyTorch), got "
+                "{gpipe_backward!r}"
+            ).format(gpipe_backward=gpipe_backward)
         )
     if name in ("interleaved", "looped-bfs", "interleaved-zb"):
         v = 2 if v is None else v
     elif name == "dualpipe":
         if v not in (None, 1):
             raise ScheduleError(
-                f"v (model chunks per device): dualpipe places one stage of each direction "
-                f"per device (v = 1), got v = {v}"
+                _(
+                    "v (model chunks per device): dualpipe places one stage of each "
+                    "direction per device (v = 1), got v = {v}"
+                ).format(v=v)
             )
     elif name in ("zb-v", "dualpipev", "v-half", "v-min"):
         if v not in (None, 2):
             raise ScheduleError(
-                f"v (model chunks per device): {name} places exactly 2 chunks per device "
-                f"(a V), got v = {v}"
+                _(
+                    "v (model chunks per device): {name} places exactly 2 chunks per "
+                    "device (a V), got v = {v}"
+                ).format(name=name, v=v)
             )
         v = 2
     elif v not in (None, 1):
         raise ScheduleError(
-            f"v (model chunks per device) only applies to the interleaved, interleaved-zb and "
-            f"looped-bfs schedules (zb-v, dualpipev, v-half and v-min use 2), not {name}"
+            _(
+                "v (model chunks per device) only applies to the interleaved, "
+                "interleaved-zb and looped-bfs schedules (zb-v, dualpipev, v-half and "
+                "v-min use 2), not {name}"
+            ).format(name=name)
         )
     p, m, v = check_shape(p, m, v or 1)
     if calls and name not in ("dualpipe", "dualpipev"):
-        raise ScheduleError(f"calls: only dualpipe and dualpipev have calls, not {name}")
+        raise ScheduleError(
+            _("calls: only dualpipe and dualpipev have calls, not {name}").format(name=name)
+        )
     note = ""
     if name == "naive":
         pg = build_pipeline_graph(p, 1, 1, timing, split=False, batch=m)
         keys = generators.naive(p)
-        note = f"the whole batch ({m} micro-batches) is one op per device; comm x {m} as well"
+        note = _(
+            "the whole batch ({m} micro-batches) is one op per device; comm x {m} as well"
+        ).format(m=m)
     elif name == "gpipe":
         pg = build_pipeline_graph(p, m, 1, timing)
         keys = generators.gpipe(p, m, gpipe_backward)
@@ -151,16 +167,18 @@ def pipeline_schedule(
         pg = build_pipeline_graph(p, m, 1, timing)
         keys = generators.one_f_one_b(p, m)
         if name == "pipedream":
-            note = "same op lists as 1F1B, no flush: see weight_versions() and steady_period"
+            note = _("same op lists as 1F1B, no flush: see weight_versions() and steady_period")
     elif name == "1f1b-eager":
         pg = build_pipeline_graph(p, m, 1, timing)
         keys = eager_order(pg)
     elif name == "interleaved":
         if m % p:
             raise ScheduleError(
-                f"interleaved: m = {m} micro-batches is not a multiple of p = {p}; Megatron-LM's "
-                f"interleaved schedule sends micro-batches through the chunks in groups of p. "
-                f"Try m = {max(p, m - m % p)} or {m + p - m % p}"
+                _(
+                    "interleaved: m = {m} micro-batches is not a multiple of p = {p}; "
+                    "Megatron-LM's interleaved schedule sends micro-batches through the "
+                    "chunks in groups of p. Try m = {max} or {value}"
+                ).format(m=m, p=p, max=max(p, m - m % p), value=m + p - m % p)
             )
         pg = build_pipeline_graph(p, m, v, timing)
         keys = generators.interleaved(p, m, v, all_forwards_first=all_forwards_first)
@@ -171,9 +189,11 @@ def pipeline_schedule(
         rounds = max(1, m // p)
         if m % rounds:
             raise ScheduleError(
-                f"interleaved-zb: m = {m} micro-batches is not a multiple of the {rounds} rounds "
-                f"(m // p) PyTorch's ScheduleInterleavedZeroBubble sends them in; try "
-                f"m = {m - m % rounds} or {m + rounds - m % rounds}"
+                _(
+                    "interleaved-zb: m = {m} micro-batches is not a multiple of the "
+                    "{rounds} rounds (m // p) PyTorch's ScheduleInterleavedZeroBubble "
+                    "sends them in; try m = {value} or {value2}"
+                ).format(m=m, rounds=rounds, value=m - m % rounds, value2=m + rounds - m % rounds)
             )
         pg = build_pipeline_graph(p, m, v, timing, split=True)
         keys = generators.interleaved_zero_bubble(p, m, v)
@@ -181,15 +201,19 @@ def pipeline_schedule(
         pg = build_pipeline_graph(p, m, 2, timing, split=True, placement="v")
         keys = generators.zb_v(p, m)
         if m < 2 * p - 1:
-            note = f"m = {m} < 2p - 1 = {2 * p - 1}: too few micro-batches to fill ZB-V's warm-up"
+            note = _(
+                "m = {m} < 2p - 1 = {value}: too few micro-batches to fill ZB-V's warm-up"
+            ).format(m=m, value=2 * p - 1)
     elif name in ("v-half", "v-min"):
         pg = build_pipeline_graph(p, m, 2, timing, split=True, placement="v")
         keys = (generators.v_half if name == "v-half" else generators.v_min)(p, m)
     elif name == "dualpipev":
         if m < 2 * p:
             raise ScheduleError(
-                f"dualpipev: needs at least 2p = {2 * p} micro-batches (as many as stages), "
-                f"got m = {m}"
+                _(
+                    "dualpipev: needs at least 2p = {value} micro-batches (as many as "
+                    "stages), got m = {m}"
+                ).format(value=2 * p, m=m)
             )
         groups = [c for d in range(p) for c in generators._dualpipe_v_calls(p, m, d)]
         pg = build_pipeline_graph(
@@ -200,8 +224,10 @@ def pipeline_schedule(
     elif name == "dualpipe":
         if p % 2 or m % 2 or m < 2 * p:
             raise ScheduleError(
-                f"dualpipe: needs an even number of devices p and an even number of "
-                f"micro-batches m >= 2p (half enter at each end), got p = {p}, m = {m}"
+                _(
+                    "dualpipe: needs an even number of devices p and an even number of "
+                    "micro-batches m >= 2p (half enter at each end), got p = {p}, m = {m}"
+                ).format(p=p, m=m)
             )
         by_device = generators.dualpipe_calls(p, m)
         groups = [c for cs in by_device.values() for c in cs]
@@ -209,9 +235,11 @@ def pipeline_schedule(
             p, m, 1, timing, split=True, placement="dualpipe", calls=groups if calls else None
         )
         keys = {d: [k for c in cs for k in c] for d, cs in by_device.items()}
-        note = (
-            f"micro-batches 1-{m // 2} go down from device 0, {m // 2 + 1}-{m} up from device "
-            f"{p - 1}; {_pair_note(timing, calls)}"
+        note = _(
+            "micro-batches 1-{value} go down from device 0, {value2}-{m} up from "
+            "device {value3}; {pair_note}"
+        ).format(
+            value=m // 2, value2=m // 2 + 1, m=m, value3=p - 1, pair_note=_pair_note(timing, calls)
         )
     elif name == "zb-h1":
         pg = build_pipeline_graph(p, m, 1, timing, split=True)
@@ -220,23 +248,23 @@ def pipeline_schedule(
         pg = build_pipeline_graph(p, m, 1, timing, split=True)
         keys = generators.zb_h2(p, m)
         if m < 2 * p - 1:
-            note = (
-                f"m = {m} < 2p - 1 = {2 * p - 1}: too few micro-batches to fill ZB-H2's warm-up; "
-                f"ZB-H1 is as good or better here"
-            )
+            note = _(
+                "m = {m} < 2p - 1 = {value}: too few micro-batches to fill ZB-H2's "
+                "warm-up; ZB-H1 is as good or better here"
+            ).format(m=m, value=2 * p - 1)
     return run_order(pg, pg.order_from_keys(keys), name, note)
 
 
 def _pair_note(timing: Timing, calls: bool) -> str:
     """What a paired forward and full backward costs in this run (DualPipe's overlap)."""
     if timing.paired is not None:
-        return (
-            f"a paired forward and full backward runs as one call of F&B = {timing.paired} "
-            f"(overlapped; F + B + W = {timing.per_micro_batch()})"
-        )
+        return _(
+            "a paired forward and full backward runs as one call of F&B = {paired} "
+            "(overlapped; F + B + W = {per_micro_batch})"
+        ).format(paired=timing.paired, per_micro_batch=timing.per_micro_batch())
     if calls:
-        return "a paired forward and full backward runs as one call of F + B + W (no overlap)"
-    return "a paired forward and backward runs one after the other (no overlap modelled)"
+        return _("a paired forward and full backward runs as one call of F + B + W (no overlap)")
+    return _("a paired forward and backward runs one after the other (no overlap modelled)")
 
 
 def compare_schedules(

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import ScheduleError
+from ...language import _
 from .graph import PipelineGraph, Timing, build_pipeline_graph
 from .run import PipelineRun, run_order
 
@@ -102,13 +103,19 @@ def parse_action(text, where: str = "") -> list[TorchAction]:
     mt = _ACTION.match(tok)
     if not mt:
         raise ScheduleError(
-            f"{where}{tok!r} is not an action in PyTorch's notation: stage index, computation "
-            f"type (F, I, W, B, SEND_F, RECV_F, SEND_B, RECV_B, UNSHARD, RESHARD, REDUCE_GRAD), "
-            f"micro-batch index, e.g. 0F0, 1I3, 2W1"
+            _(
+                "{where}{tok!r} is not an action in PyTorch's notation: stage index, "
+                "computation type (F, I, W, B, SEND_F, RECV_F, SEND_B, RECV_B, "
+                "UNSHARD, RESHARD, REDUCE_GRAD), micro-batch index, e.g. 0F0, 1I3, 2W1"
+            ).format(where=where, tok=tok)
         )
     stage, kind, micro = mt.groups()
     if kind in COMPUTE and micro == "":
-        raise ScheduleError(f"{where}{tok!r}: a {kind} action needs a micro-batch index")
+        raise ScheduleError(
+            _("{where}{tok!r}: a {kind} action needs a micro-batch index").format(
+                where=where, tok=tok, kind=kind
+            )
+        )
     return [TorchAction(int(stage), kind, int(micro) if micro else None)]
 
 
@@ -122,7 +129,7 @@ def _rows(order) -> dict[int, list]:
             try:
                 rank = int(str(r).replace("rank", "").replace("Rank", "").strip())
             except ValueError:
-                raise ScheduleError(f"{r!r} is not a rank number") from None
+                raise ScheduleError(_("{r!r} is not a rank number").format(r=r)) from None
             rows[rank] = list(entries) if not isinstance(entries, str) else entries.split()
         return rows
     return {r: (e.split() if isinstance(e, str) else list(e)) for r, e in enumerate(order)}
@@ -143,7 +150,9 @@ def _rows_from_text(text: str) -> dict[int, list]:
         mt = _RANK_LINE.match(line)
         rank, body = (int(mt.group(1)), mt.group(2)) if mt else (n, line)
         if rank in rows:
-            raise ScheduleError(f"line {n + 1}: rank {rank} is given twice")
+            raise ScheduleError(
+                _("line {value}: rank {rank} is given twice").format(value=n + 1, rank=rank)
+            )
         rows[rank] = [t for t in re.split(r"[,\s]+", body.strip()) if t != ""]
     return rows
 
@@ -154,7 +163,9 @@ def _rows_from_grid(lines: list[str]) -> dict[int, list]:
     rows: dict[int, list] = {r: [] for r in range(len(starts))}
     for n, line in enumerate(lines[1:], 2):
         if not re.match(r"^\s*Step\s+\d+:", line):
-            raise ScheduleError(f"line {n}: expected 'Step NN: ...' in PyTorch's grid")
+            raise ScheduleError(
+                _("line {n}: expected 'Step NN: ...' in PyTorch's grid").format(n=n)
+            )
         line = line.replace(" <-- ERROR HERE", "")
         for r, a in enumerate(starts):
             b = starts[r + 1] if r + 1 < len(starts) else None
@@ -167,15 +178,21 @@ def parse_torch_order(order) -> dict[int, list[TorchAction]]:
     """Per rank, its compute actions in order (idle steps and communication dropped)."""
     rows = _rows(order)
     if not rows:
-        raise ScheduleError("the order is empty: no rank has any action")
+        raise ScheduleError(_("the order is empty: no rank has any action"))
     ranks = sorted(rows)
     if ranks != list(range(len(ranks))):
-        raise ScheduleError(f"ranks must be 0..{len(ranks) - 1}, got {ranks}")
+        raise ScheduleError(
+            _("ranks must be 0..{value}, got {ranks}").format(value=len(ranks) - 1, ranks=ranks)
+        )
     out = {}
     for r in ranks:
         acts: list[TorchAction] = []
         for col, entry in enumerate(rows[r], 1):
-            acts += [a for a in parse_action(entry, f"rank {r}, entry {col}: ") if a.is_compute]
+            acts += [
+                a
+                for a in parse_action(entry, _("rank {r}, entry {col}: ").format(r=r, col=col))
+                if a.is_compute
+            ]
         out[r] = acts
     return out
 
@@ -189,19 +206,29 @@ def _shape(actions: dict[int, list[TorchAction]]) -> tuple[int, int, int, list[i
         for a in acts:
             if owner.setdefault(a.stage, r) != r:
                 raise ScheduleError(
-                    f"stage {a.stage} appears on rank {owner[a.stage]} and on rank {r}: a stage "
-                    f"lives on one rank"
+                    _(
+                        "stage {stage} appears on rank {owner} and on rank {r}: a stage lives "
+                        "on one rank"
+                    ).format(stage=a.stage, owner=owner[a.stage], r=r)
                 )
             micro = max(micro, a.micro)
             split = split or a.kind in ("I", "W")
     if micro < 0:
-        raise ScheduleError("the order has no compute action (F, I, W or B)")
+        raise ScheduleError(_("the order has no compute action (F, I, W or B)"))
     stages = max(owner) + 1
     missing = [s for s in range(stages) if s not in owner]
     if missing:
-        raise ScheduleError(f"no rank runs stage(s) {missing} (stages 0..{stages - 1})")
+        raise ScheduleError(
+            _("no rank runs stage(s) {missing} (stages 0..{value})").format(
+                missing=missing, value=stages - 1
+            )
+        )
     if stages % p:
-        raise ScheduleError(f"{stages} stages on {p} ranks: each rank must hold as many stages")
+        raise ScheduleError(
+            _("{stages} stages on {p} ranks: each rank must hold as many stages").format(
+                stages=stages, p=p
+            )
+        )
     return p, micro + 1, stages // p, [owner[s] for s in range(stages)], split
 
 
@@ -260,7 +287,7 @@ def to_torch(order, pg: PipelineGraph | None = None, fuse: bool = False) -> dict
             for d in range(pg.p)
         }
         if pg.batch != 1:
-            raise ScheduleError("naive model parallelism (one op per batch) has no PyTorch form")
+            raise ScheduleError(_("naive model parallelism (one op per batch) has no PyTorch form"))
     else:
         keys = {}
         for d, ks in order.items():
@@ -269,8 +296,10 @@ def to_torch(order, pg: PipelineGraph | None = None, fuse: bool = False) -> dict
             keys[int(d)] = [tuple(k) for k in ks]
     if pg is not None and len(pg.placements) > 1:
         raise ScheduleError(
-            "an order with two directions (DualPipe) has no PyTorch form: its notation names a "
-            "stage, and here each stage sits on two devices, one per direction"
+            _(
+                "an order with two directions (DualPipe) has no PyTorch form: its notation names a "
+                "stage, and here each stage sits on two devices, one per direction"
+            )
         )
     split = pg.split if pg is not None else any(k[0] == "W" for ks in keys.values() for k in ks)
     out = {}
@@ -281,7 +310,9 @@ def to_torch(order, pg: PipelineGraph | None = None, fuse: bool = False) -> dict
         while i < len(ks):
             kind, micro, stage = ks[i]
             if kind not in ("F", "B", "W"):
-                raise ScheduleError(f"device {d}: {kind!r} is not a pass (F, B or W)")
+                raise ScheduleError(
+                    _("device {d}: {kind!r} is not a pass (F, B or W)").format(d=d, kind=kind)
+                )
             if kind == "B" and split:
                 if fuse and i + 1 < len(ks) and tuple(ks[i + 1]) == ("W", micro, stage):
                     row.append(f"{stage}B{micro - 1}")
@@ -306,9 +337,13 @@ def read_torch_file(path) -> dict[int, list[TorchAction]]:
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as e:
-        raise ScheduleError(f"{path}: cannot read the order file ({e.strerror})") from None
+        raise ScheduleError(
+            _("{path}: cannot read the order file ({strerror})").format(
+                path=path, strerror=e.strerror
+            )
+        ) from None
     except UnicodeDecodeError:
-        raise ScheduleError(f"{path}: not a UTF-8 text file") from None
+        raise ScheduleError(_("{path}: not a UTF-8 text file").format(path=path)) from None
     try:
         return parse_torch_order(text)
     except ScheduleError as e:
