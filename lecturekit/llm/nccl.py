@@ -49,6 +49,7 @@ import numpy as np
 
 from .. import validate
 from ..errors import ConfigError
+from ..language import _
 from .busbw import bus_factor
 from .collectives import double_tree_all_reduce_trace, ring_all_reduce_trace
 from .fabric import SPECS, Fabric, FabricLink
@@ -232,13 +233,17 @@ def uneven_ring(link_cycles, alpha: int, steps: int) -> NetworkRun:
     links it is chapter 10's ``steps · (α + m/p·β)``; with unequal ones the pace the slowest hop
     sets, which problem set 15 asks for."""
     if isinstance(link_cycles, (str, bytes)) or not hasattr(link_cycles, "__len__"):
-        raise ConfigError(f"link_cycles: expected a list of whole numbers, got {link_cycles!r}")
+        raise ConfigError(
+            _("link_cycles: expected a list of whole numbers, got {value!r}").format(
+                value=link_cycles
+            )
+        )
     cycles = [validate.integer(d, f"link_cycles[{r}]", 1) for r, d in enumerate(link_cycles)]
     p = len(cycles)
     if p < 2:
-        raise ConfigError(f"uneven ring: a ring needs 2 or more ranks, got {p}")
-    _check_ranks(p, "uneven ring")
-    alpha = validate.integer(alpha, "alpha (cycles)", 0)
+        raise ConfigError(_("uneven ring: a ring needs 2 or more ranks, got {p}").format(p=p))
+    _check_ranks(p, _("uneven ring"))
+    alpha = validate.integer(alpha, "alpha", 0)
     steps = validate.integer(steps, "steps", 1, 4 * MAX_RANKS)
     fabric = Fabric(p, 1, 4, True, SPECS["a100-hdr"])
     names = []
@@ -253,7 +258,8 @@ def uneven_ring(link_cycles, alpha: int, steps: int) -> NetworkRun:
             msgs.append(
                 Message(f"s{s + 1}:r{r}", (names[r],), 1.0, f"r{r}", deps, float(alpha), "step")
             )
-    return schedule_messages(fabric, msgs, quantum=1.0, name=f"uneven ring of {p} ranks")
+    name = _("uneven ring of {p} ranks").format(p=p)
+    return schedule_messages(fabric, msgs, quantum=1.0, name=name)
 
 
 # ----------------------------------------------------------------------------------------------
