@@ -103,7 +103,8 @@ def test_drawings_build():
     plt.close(fig)
     ax = V.plot_allreduce_times(8, Link.from_bandwidth(5e-6, 100e9))
     labels = [line.get_label() for line in ax.get_lines()]
-    assert labels == list(ALGORITHMS["all-reduce"])  # ring, tree, halving-doubling, double-tree
+    assert labels == ["ring", "binomial tree", "halving-doubling", "double binary tree"]
+    assert list(V.ALLREDUCE_LABELS) == list(ALGORITHMS["all-reduce"])  # a name for each
     plt.close(ax.figure)
     ax = V.plot_allreduce_times(6, Link.from_bandwidth(5e-6, 100e9))
     labels = [line.get_label() for line in ax.get_lines()]

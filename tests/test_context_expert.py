@@ -11,6 +11,7 @@ from lecturekit.errors import ConfigError, LectureKitError
 from lecturekit.llm.activations import korthikanti_layer_bytes
 from lecturekit.llm.config import preset
 from lecturekit.llm.context_parallel import (
+    CONTEXT_WINDOWS,
     LONG_CONTEXT,
     context_parallel_layer,
     long_context_table,
@@ -31,19 +32,35 @@ def test_lecture_long_context_table_is_the_slides():
     assert LONG_CONTEXT["通义千问"] == 1000 * 10_000 and LONG_CONTEXT["DeepSeek"] == 128_000
 
 
-def test_kimi_two_million_tokens_on_llama3_8b_by_hand():
+def test_each_row_says_what_its_figure_counts():
+    assert list(CONTEXT_WINDOWS) == list(LONG_CONTEXT)
+    assert all(w.slide == LONG_CONTEXT[name] for name, w in CONTEXT_WINDOWS.items())
+    characters = {name for name, w in CONTEXT_WINDOWS.items() if w.unit == "characters"}
+    assert characters == {"Kimi", "通义千问"}  # 200万字 and 1000万字, read by the slide as tokens
+    assert all(w.unit in ("tokens", "characters") and w.source for w in CONTEXT_WINDOWS.values())
+    # a figure in tokens is the window; Kimi's 200万字 are about 1M tokens (chapter 08)
+    assert all(w.tokens == w.slide for w in CONTEXT_WINDOWS.values() if w.unit == "tokens")
+    assert CONTEXT_WINDOWS["Kimi"].tokens == 1_000_000
+    rows = {r["model"]: r for r in long_context_table("llama3-8b", cps=(1,))}
+    assert rows["Kimi"]["tokens"] == 1_000_000 and rows["Kimi"]["unit"] == "characters"
+    assert rows["Kimi"]["slide"] == 2_000_000
+    assert rows["Kimi"]["activation_bytes_cp1"] == 34 * 1_000_000 * 4096
+
+
+def test_two_million_tokens_on_llama3_8b_by_hand():
     rows = {r["model"]: r for r in long_context_table("llama3-8b", cps=(1, 8, 64))}
-    kimi = rows["Kimi"]
+    gemini = rows["Gemini 1.5 Pro"]
     s, h, kv = 2_000_000, 4096, 8 * 128
-    # 34 s b h bytes per layer (Korthikanti, 16-bit, scores recomputed): 278.5 GB for 200万 tokens
-    assert kimi["activation_bytes_cp1"] == 34 * s * h == 278_528_000_000
-    assert kimi["activation_bytes_cp64"] == 34 * s * h // 64
+    # 34 s b h bytes per layer (Korthikanti, 16-bit, scores recomputed): 278.5 GB for 2M tokens
+    assert gemini["tokens"] == s and gemini["unit"] == "tokens"
+    assert gemini["activation_bytes_cp1"] == 34 * s * h == 278_528_000_000
+    assert gemini["activation_bytes_cp64"] == 34 * s * h // 64
     # ring: cp - 1 blocks of K and V of s/cp tokens each, 2 bytes an element
-    assert kimi["ring_bytes_cp8"] == 2 * 7 * (s // 8) * kv * 2 == 7_168_000_000
+    assert gemini["ring_bytes_cp8"] == 2 * 7 * (s // 8) * kv * 2 == 7_168_000_000
     # Ulysses: (cp-1)/cp of Q, K, V and the output
-    assert kimi["ulysses_bytes_cp8"] == 7 * (s // 8) * (2 * h + 2 * kv) * 2 // 8 == 4_480_000_000
+    assert gemini["ulysses_bytes_cp8"] == 7 * (s // 8) * (2 * h + 2 * kv) * 2 // 8 == 4_480_000_000
     # Ulysses cannot split 8 key/value heads 64 ways
-    assert kimi["ulysses_bytes_cp64"] is None
+    assert gemini["ulysses_bytes_cp64"] is None
     # 40 GiB for all 32 layers' activations needs cp = 250 (the first divisor of 2,000,000
     # with 32 x 278.5 GB / cp <= 40 GiB, i.e. cp >= 207.6)
     assert min_cp_for_budget("llama3-8b", s, 40 * 2**30) == 250

@@ -142,7 +142,8 @@ def test_double_tree_sends_at_most_2m_per_rank():
     for node in range(8):
         out = sent.get(f"n{node}.nic0>tor0", 0)
         assert 0 < out <= 2 * m + 1
-    # the α–β table charges each step its busiest sender; receiving is a resource too
+    # the α–β table runs the steps in lockstep, each as long as its busiest port; first come,
+    # first served on the links (the tree's fixed chunk order), the same messages take longer
     sync = comm.collective_time(
         "all-reduce", m, 8, comm.Link(nccl.ALPHA_NET, 1 / NIC), "double-tree", chunks=4
     )

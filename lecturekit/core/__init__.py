@@ -9,7 +9,11 @@
 * :mod:`~lecturekit.core.bounds` -- heights, earliest and latest starts, lower bounds;
 * :mod:`~lecturekit.core.priorities` and :mod:`~lecturekit.core.list_sched` -- list scheduling
   and its heuristics; :mod:`~lecturekit.core.optimal` -- the optimal search;
-  :mod:`~lecturekit.core.search_space` -- counting and enumerating orders.
+  :mod:`~lecturekit.core.search_space` -- counting and enumerating orders;
+* :mod:`~lecturekit.core.window` -- an instruction window for the list scheduler (the
+  out-of-order core); :mod:`~lecturekit.core.pressure` -- register pressure (MaxLive) and a
+  register budget for the list scheduler; :mod:`~lecturekit.core.polynomial` -- the polynomial
+  cases (Hu, Coffman–Graham) and task graphs.
 
 The core knows nothing of instructions or of training: :mod:`lecturekit.target` and
 :mod:`lecturekit.llm` build graphs for it.

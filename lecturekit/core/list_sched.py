@@ -73,6 +73,7 @@ from dataclasses import dataclass, field
 from ..errors import ScheduleError
 from .bounds import as_graph, lower_bound, one_iteration
 from .graph import Graph
+from .pressure import RegisterBudget
 from .priorities import (  # noqa: F401 - PRIORITIES, MORE_PRIORITIES: list_sched's names too
     MORE_PRIORITIES,
     PRIORITIES,
@@ -82,6 +83,7 @@ from .priorities import (  # noqa: F401 - PRIORITIES, MORE_PRIORITIES: list_sche
 )
 from .schedule import Schedule
 from .verify import verify
+from .window import Window, window_violations
 
 
 def _le(a: int | None, b: int) -> bool:
@@ -162,6 +164,8 @@ def list_schedule_trace(
     lookahead: int = 0,
     values=None,
     record: bool = True,
+    window: Window | None = None,
+    registers: RegisterBudget | None = None,
 ) -> tuple[Schedule, list[ListStep]]:
     """List-schedule ``graph`` and return the schedule and one :class:`ListStep` per cycle.
 
@@ -170,11 +174,25 @@ def list_schedule_trace(
     cycles (module docstring). ``values`` (internal) gives precomputed priority values for a
     named priority. ``record=False`` makes the same schedule without the steps (an empty list):
     a step lists every waiting operation and every ready cycle, most of the work on a block
-    whose trace nobody reads."""
+    whose trace nobody reads.
+
+    ``window`` (a :class:`~lecturekit.core.window.Window`) restricts every cycle's ready list to
+    the operations inside an instruction window sliding over a fixed order: the out-of-order
+    core of :mod:`lecturekit.target.ooo` is this scheduler with the age priority (``"original"``)
+    and a window. Its dispatch and retire cycles are recorded in the window and in
+    ``info["dispatch"]`` / ``info["retire"]``.
+
+    ``registers`` (a :class:`~lecturekit.core.pressure.RegisterBudget`) holds back an operation
+    that would raise the number of live values above the budget while an operation that would
+    not is still to come (:mod:`lecturekit.core.pressure`); ``info["max_live"]`` is then the
+    most values live at once in the order chosen, ``info["over_budget"]`` the operations placed
+    above the budget."""
     lookahead = _check_lookahead(lookahead)
+    if window is not None and lookahead:
+        raise ScheduleError("a list schedule with a window does not look ahead (lookahead=0)")
     slot = None
     fill = getattr(graph, "fill_delay_slot", None)  # a block (DependenceGraph), not a bare graph
-    if values is None and fill is not None:
+    if values is None and fill is not None and window is None and registers is None:
         slot = fill(priority, lookahead=lookahead)
     if slot is not None:
         sched, steps = list_schedule_trace(slot.block, priority, lookahead=lookahead, record=record)
@@ -211,6 +229,11 @@ def list_schedule_trace(
             for j in range(n)
         )
     )
+    if registers is not None:
+        registers.open(n)
+    if window is not None:
+        window.open(n, g.earliest)
+        horizon += window.horizon(n, max((op.tail for op in g.ops), default=0))
 
     def key(i: int):
         return (_rank(prio[i]), i)
@@ -261,6 +284,8 @@ def list_schedule_trace(
 
     t = g.earliest
     while len(start) < n:
+        if window is not None:
+            window.begin(t)
         if t > horizon:  # cannot happen for a valid graph; a guard against hanging
             raise ScheduleError(f"list scheduling made no progress by cycle {t}")
         scheduled_before = list(picked)
@@ -270,7 +295,13 @@ def list_schedule_trace(
         blocked: set[int] = set()
         while True:
             ready = sorted(
-                (j for j in range(n) if j not in start and _le(operands_at(j), t)),
+                (
+                    j
+                    for j in range(n)
+                    if j not in start
+                    and _le(operands_at(j), t)
+                    and (window is None or window.eligible(j, t))
+                ),
                 key=key,
             )
             for j in ready:
@@ -287,6 +318,15 @@ def list_schedule_trace(
                     reasons[j] = f"unit {unit} busy"
                     blocked.add(j)
                     continue
+                if registers is not None and not registers.fits(j):
+                    pending = [k for k in range(n) if k not in start and operands_at(k) is not None]
+                    if any(registers.fits(k) for k in pending):
+                        reasons[j] = (
+                            f"would raise the live values above the budget of "
+                            f"{registers.limit} registers"
+                        )
+                        blocked.add(j)
+                        continue
                 urgent = blocks_urgent(j, t)
                 if urgent is not None:
                     k, at = urgent
@@ -319,6 +359,10 @@ def list_schedule_trace(
             reasons[choice] = why
             chosen.append(choice)
             start[choice] = t
+            if registers is not None:
+                registers.place(choice)
+            if window is not None:
+                window.started(choice, t, t + g.ops[choice].tail)
             picked.append(choice)
             reasons_for[choice] = f"cycle {t}: {why}"
             width_used[t] += 1
@@ -366,6 +410,8 @@ def list_schedule_trace(
                     ready_at={j: bound_by_placed(j) for j in range(n)},
                 )
             )
+        if window is not None:
+            window.end(t)
         t += 1
     sched = Schedule(
         g,
@@ -384,6 +430,18 @@ def list_schedule_trace(
     )
     sched.info["proven_optimal"] = sched.length <= sched.info["lower_bound"]
     verify(one_iteration(g), sched)
+    if window is not None:
+        window.finish_retirement(sched.finish)
+        problems = window_violations(window, sched.start, sched.finish)
+        if problems:  # cannot happen: the loop above keeps the window's rules
+            raise ScheduleError("the window's rules were broken:\n  " + "\n  ".join(problems))
+        sched.algorithm += "+window"
+        sched.info["dispatch"] = [window.dispatch[i] for i in range(n)]
+        sched.info["retire"] = [window.retire[i] for i in range(n)]
+    if registers is not None:
+        sched.algorithm += f"+registers{registers.limit}"
+        sched.info["max_live"] = registers.peak
+        sched.info["over_budget"] = list(registers.over)
     return sched, steps
 
 
@@ -430,7 +488,13 @@ def ready_frames(graph, steps: list[ListStep]) -> list[ReadyFrame]:
 
 
 def list_schedule(
-    graph, priority: str | Callable = "height", *, trace: bool = False, lookahead: int = 0
+    graph,
+    priority: str | Callable = "height",
+    *,
+    trace: bool = False,
+    lookahead: int = 0,
+    window: Window | None = None,
+    registers: RegisterBudget | None = None,
 ):
     """List-schedule ``graph`` (a core Graph or a DependenceGraph) with ``priority`` (a name in
     ``PRIORITIES`` or ``MORE_PRIORITIES``, or a function).
@@ -440,8 +504,12 @@ def list_schedule(
     ``(schedule, steps)``.
     """
     if not trace:
-        return list_schedule_trace(graph, priority, lookahead=lookahead, record=False)[0]
-    return list_schedule_trace(graph, priority, lookahead=lookahead)
+        return list_schedule_trace(
+            graph, priority, lookahead=lookahead, record=False, window=window, registers=registers
+        )[0]
+    return list_schedule_trace(
+        graph, priority, lookahead=lookahead, window=window, registers=registers
+    )
 
 
 #: the candidates :func:`improved_schedule` tries: every priority, non-delay and lookahead 2

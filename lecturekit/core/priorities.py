@@ -31,6 +31,9 @@ Ties are always broken by the original order (the lower index first). A user-sup
 is a function ``f(graph, i) -> number`` (higher goes first); :func:`resolve_priority` turns a
 name or such a function into one value per operation.
 
+The polynomial special cases (``THEORY_PRIORITIES``, chapter 13): ``hu`` (Hu's levels) and
+``coffman_graham`` (the Coffman–Graham labels), see :mod:`lecturekit.core.polynomial`.
+
 Beyond the lecture (``MORE_PRIORITIES``)
 ----------------------------------------
 The classic heuristics above stay as they are taught (``PRIORITIES`` holds exactly them). What
@@ -269,8 +272,74 @@ MORE_PRIORITIES: dict[str, Priority] = {
 }
 
 
+def hu_levels(graph) -> list[int]:
+    """Hu's level of every operation: the number of operations on the longest path from it to
+    an operation with no successor (itself included), every edge counted once whatever its
+    latency. On a graph of unit-time tasks with unit latencies it is the height plus one, so
+    Hu's algorithm is chapter 04's height priority there."""
+    g = as_graph(graph)
+    succs: dict[int, set[int]] = {}
+    for e in g.intra_edges():
+        succs.setdefault(e.src, set()).add(e.dst)
+    level = [1] * len(g.ops)
+    for i in reversed(_topo(g)):
+        level[i] = 1 + max((level[j] for j in succs.get(i, ())), default=0)
+    return level
+
+
+def coffman_graham_labels(graph) -> list[int]:
+    """The Coffman–Graham labels 1..n (higher is scheduled first).
+
+    On the transitive reduction of the graph (the edges implied by others dropped), label the
+    operations one at a time, from the sinks up: among the operations whose successors are all
+    labelled, the next label goes to the one whose successors' labels, sorted from the highest
+    down, form the lexicographically smallest sequence (a sequence that is a prefix of another is
+    the smaller; ties go to the lower index). List scheduling with these labels as the priority
+    is optimal for unit-time tasks on two processors (Coffman and Graham, Acta Informatica 1,
+    1972)."""
+    g = as_graph(graph)
+    n = len(g.ops)
+    if n == 0:
+        return []
+    red = g.to_networkx(reduce=True)
+    succs = {i: set(red.successors(i)) for i in range(n)}
+    label = [0] * n
+    for k in range(1, n + 1):
+        best = None
+        for i in range(n):
+            if label[i] or any(not label[j] for j in succs[i]):
+                continue
+            key = (tuple(sorted((label[j] for j in succs[i]), reverse=True)), i)
+            if best is None or key < best:
+                best = key
+        label[best[1]] = k
+    return label
+
+
+#: the priorities of the polynomial special cases (:mod:`lecturekit.core.polynomial`): list
+#: scheduling with them is optimal where their theorems hold, and only there
+THEORY_PRIORITIES: dict[str, Priority] = {
+    "hu": Priority(
+        "hu",
+        "Hu (1961): the highest level first (operations on the longest path to the end); "
+        "optimal for unit-time in-forests on any number of processors",
+        hu_levels,
+        lambda v: f"level {v}",
+        lambda v: f"highest level {v}",
+    ),
+    "coffman_graham": Priority(
+        "coffman_graham",
+        "Coffman and Graham (1972): the highest label first; optimal for unit-time tasks on "
+        "two processors",
+        coffman_graham_labels,
+        lambda v: f"label {v}",
+        lambda v: f"highest label {v}",
+    ),
+}
+
+
 def _all_priorities() -> dict[str, Priority]:
-    return {**PRIORITIES, **MORE_PRIORITIES}
+    return {**PRIORITIES, **MORE_PRIORITIES, **THEORY_PRIORITIES}
 
 
 def _custom_says(v: str) -> str:

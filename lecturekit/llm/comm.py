@@ -2,10 +2,10 @@
 
 **The α–β model.** Sending one message of ``n`` bytes between two ranks takes ``α + n β``:
 ``α`` is the latency (start-up) in seconds, ``β = 1 / bandwidth`` the time per byte. A collective
-algorithm runs in steps; in one step every rank sends at most one message (links are full
-duplex and independent), so a step costs ``α + (largest message) β``. Summing over the steps
-gives the classic costs (Thakur, Rabenseifner & Gropp 2005, "Optimization of collective
-communication operations in MPICH"), for ``p`` ranks and an ``m``-byte buffer:
+algorithm runs in steps; each rank has one full-duplex port, and in one step every rank sends at
+most one message and receives at most one, so a step costs ``α + (largest message) β``. Summing
+over the steps gives the classic costs (Thakur, Rabenseifner & Gropp 2005, "Optimization of
+collective communication operations in MPICH"), for ``p`` ranks and an ``m``-byte buffer:
 
 ============== ====================== ============================================
 collective     algorithm              time
@@ -13,7 +13,7 @@ collective     algorithm              time
 all-reduce     ring                   2(p−1) α + 2(p−1)/p · m β
 all-reduce     tree (binomial)        2⌈log2 p⌉ (α + m β)
 all-reduce     halving-doubling       2 log2 p · α + 2(p−1)/p · m β
-all-reduce     double-tree            Σ over steps of α + (chunks the busiest rank sends) · m/2k · β
+all-reduce     double-tree            Σ over steps of α + (busiest port's chunks) · m/2k · β
 reduce-scatter ring                   (p−1) α + (p−1)/p · m β
 reduce-scatter halving-doubling       log2 p · α + (p−1)/p · m β
 all-gather     ring                   (p−1) α + (p−1)/p · m β
@@ -27,9 +27,11 @@ all-to-all     pairwise               (p−1) (α + m/p β)
 
 The ``tree`` is the binomial tree that moves the whole buffer on every step; ``double-tree`` is
 NCCL's: two binary trees carrying half of the buffer each, pipelined in ``k`` chunks per tree
-(:mod:`lecturekit.llm.double_tree`). Its steps are counted from the schedule itself
-(``k - 1 + 2H`` steps for trees of height ``H``, up to four chunks sent by a rank in a step:
-about ``2 m β`` for large ``k``, the ring's bandwidth term times ``p/(p-1)``). ``chunks``
+(:mod:`lecturekit.llm.double_tree`). It is the one algorithm here whose ranks send or receive
+several messages in a step: a rank sends up in both trees and down to two children, and a parent
+receives from both children at once. A step lasts as long as its busiest port (the most chunks
+one rank sends, or receives): up to four, about ``2 m β`` in all for large ``k``, the ring's
+bandwidth term times ``p/(p-1)``, over ``k - 1 + 2H`` steps for trees of height ``H``. ``chunks``
 sets ``k``; by default :func:`double_tree_chunks` picks the ``k`` that minimises the time.
 
 ``m`` is always the size of the *whole* buffer: the vector being all-reduced, the all-gather's
@@ -131,8 +133,8 @@ def ring_all_reduce_bytes_per_rank(m_bytes: float, p: int) -> float:
 
 def double_tree_time(m_bytes: float, p: int, link: Link, chunks: int) -> float:
     """α–β time of the pipelined double-binary-tree all-reduce with ``chunks`` per tree: every
-    step costs ``α`` plus the busiest rank's chunks of ``m / 2k`` bytes (the rule
-    :func:`trace_time` applies to the recorded
+    step costs ``α`` plus the chunks of ``m / 2k`` bytes its busiest port carries, the most one
+    rank sends or receives (the rule :func:`trace_time` applies to the recorded
     :func:`~lecturekit.llm.collectives.double_tree_all_reduce_trace`)."""
     from .double_tree import double_tree_step_load
 
@@ -145,23 +147,26 @@ def double_tree_time(m_bytes: float, p: int, link: Link, chunks: int) -> float:
 def double_tree_chunks(m_bytes: float, p: int, link: Link) -> int:
     """The number of chunks per tree that minimises :func:`double_tree_time`.
 
-    Roughly ``(k + 2H)(α + 2mβ/k)`` for trees of height ``H``: few chunks pay the depth with
-    large messages, many chunks pay ``α`` per step; the minimum is near
-    ``k = sqrt((2H - 1) 2mβ / α)``. The exact cost is evaluated around that point. (NCCL cuts
-    buffers into fixed-size chunks instead; for large buffers both give ``~2mβ``.)"""
-    from .double_tree import MAX_CHUNKS, double_tree_height
+    Few chunks pay the trees' depth with large messages, many chunks pay ``α`` per step. From
+    ``k0`` chunks on (:func:`~lecturekit.llm.double_tree.double_tree_load_line`) the time is
+    ``(k - 1 + 2H) α + (c k + e) m β / 2k``, convex in ``k`` with its minimum at
+    ``k = sqrt(e m β / 2α)``; below ``k0`` every ``k`` is tried. (NCCL cuts buffers into
+    fixed-size chunks instead; for large buffers both give ``~2mβ``.)"""
+    from .double_tree import MAX_CHUNKS, double_tree_load_line
 
     what = "double_tree_chunks"
     p = _check_p(p, what)
     m = _check_nonneg(m_bytes, "m_bytes", what)
     if p == 1 or m == 0:
         return 1
-    height = double_tree_height(p)
     if link.alpha == 0:
         return MAX_CHUNKS
-    guess = math.sqrt(max(2 * height - 1, 1) * 2 * m * link.beta / link.alpha)
-    lo = max(1, min(MAX_CHUNKS, int(guess)))
-    candidates = {max(1, min(MAX_CHUNKS, k)) for k in (lo // 2, lo - 1, lo, lo + 1, 2 * lo, 1)}
+    k0, _per_chunk, extra = double_tree_load_line(p)
+    k0 = min(k0, MAX_CHUNKS)
+    candidates = set(range(1, k0 + 1))
+    if extra > 0:
+        best = math.sqrt(extra * m * link.beta / (2 * link.alpha))
+        candidates |= {max(k0, min(MAX_CHUNKS, k)) for k in (math.floor(best), math.ceil(best))}
     return min(sorted(candidates), key=lambda k: double_tree_time(m, p, link, k))
 
 
@@ -239,9 +244,10 @@ def collective_time(
 def trace_time(trace, link: Link, phase: str | None = None) -> float:
     """Time of a recorded algorithm (a :class:`~lecturekit.llm.collectives.CollectiveTrace`).
 
-    Each step costs ``α + β ×`` (the most bytes any one rank sends in that step); steps run one
-    after another. Restrict to one ``phase`` (e.g. ``"reduce-scatter"``) if given. For buffers
-    that split evenly into ``p`` chunks this equals :func:`collective_time` exactly.
+    Each step costs ``α + β ×`` (the most bytes any one rank sends, or receives, in that step: a
+    rank's port is full duplex, and what arrives from two senders at once shares it); steps run
+    one after another. Restrict to one ``phase`` (e.g. ``"reduce-scatter"``) if given. For
+    buffers that split evenly into ``p`` chunks this equals :func:`collective_time` exactly.
     """
     if not isinstance(link, Link):
         raise ConfigError(
@@ -251,10 +257,11 @@ def trace_time(trace, link: Link, phase: str | None = None) -> float:
     for step in trace.steps:
         if phase is not None and step.phase != phase:
             continue
-        sent = [0] * trace.p
+        sent, received = [0] * trace.p, [0] * trace.p
         for t in step.transfers:
             sent[t.src] += t.nbytes
-        total += link.message_time(max(sent))
+            received[t.dst] += t.nbytes
+        total += link.message_time(max(max(sent), max(received)))
     return total
 
 

@@ -1,10 +1,11 @@
 """Context parallelism: a long sequence split over ``cp`` devices (ring attention, Ulysses).
 
 The lecture's long-context table (slides 000: GPT-4.1 100万 tokens, Gemini 1.5 Pro and Kimi
-200万, 通义千问 1000万) is a memory problem before it is a compute problem: a transformer layer
-saves ``34 s b h`` bytes of activations for its backward (Korthikanti et al. 2022, 16-bit,
-without the ``5 a s^2 b`` attention scores that FlashAttention recomputes instead of saving),
-linear in the sequence length ``s``. Context parallelism cuts the sequence into ``cp`` pieces,
+200万, 通义千问 1000万; Kimi's and 通义千问's figures are characters, :data:`CONTEXT_WINDOWS`) is a
+memory problem before it is a compute problem: a transformer layer saves ``34 s b h`` bytes of
+activations for its backward (Korthikanti et al. 2022, 16-bit, without the ``5 a s^2 b``
+attention scores that FlashAttention recomputes instead of saving), linear in the sequence
+length ``s``. Context parallelism cuts the sequence into ``cp`` pieces,
 one per device, so each device keeps ``1/cp`` of every saved tensor. What attention needs
 from the other pieces is paid in communication, in one of two ways:
 
@@ -62,11 +63,13 @@ from dataclasses import dataclass
 
 from .. import validate
 from ..errors import ConfigError
-from ..language import _
+from ..language import N_, _
 from .config import ModelConfig, preset
 
 __all__ = [
+    "CONTEXT_WINDOWS",
     "LONG_CONTEXT",
+    "ContextWindow",
     "CPLayer",
     "RingTiming",
     "attention_flops",
@@ -77,7 +80,8 @@ __all__ = [
     "ring_attention_time",
 ]
 
-#: the lecture's long-context table (slides 000: 模型 / 上下文长度 (token数) / 发布时间)
+#: the lecture's long-context table as the slide prints it (slides 000: 模型 /
+#: 上下文长度 (token数) / 发布时间); two of its figures are not tokens, see :data:`CONTEXT_WINDOWS`
 LONG_CONTEXT: dict[str, int] = {
     "GPT-4.1": 1_000_000,  # 100万, 2025年4月
     "Gemini 1.5 Pro": 2_000_000,  # 200万, 2024年2月
@@ -85,6 +89,47 @@ LONG_CONTEXT: dict[str, int] = {
     "DeepSeek": 128_000,  # 12.8万, 2025年
     "Kimi": 2_000_000,  # 200万, 2025年
     "通义千问": 10_000_000,  # 1000万, 2025年
+}
+
+
+@dataclass(frozen=True)
+class ContextWindow:
+    """One row of the slide's long-context table: the slide's figure (:data:`LONG_CONTEXT`),
+    what that figure counts as the vendor announced it (``unit``: ``"tokens"`` or
+    ``"characters"``, 汉字), and the model's window in tokens by the vendor's own statement
+    (``tokens``, what the memory and communication of a sequence depend on)."""
+
+    slide: int
+    unit: str
+    tokens: int
+    source: str
+
+
+#: every row of :data:`LONG_CONTEXT` with its unit (chapter 08, section 5, checks the slide's
+#: 约合汉字 column: Kimi's 200万 and 通义千问's 1000万 are characters, read by the slide as tokens);
+#: ``source`` is marked for the catalog (``_(window.source)`` where it is shown)
+CONTEXT_WINDOWS: dict[str, ContextWindow] = {
+    "GPT-4.1": ContextWindow(1_000_000, "tokens", 1_000_000, N_("OpenAI, April 2025")),
+    "Gemini 1.5 Pro": ContextWindow(
+        2_000_000, "tokens", 2_000_000, N_("Google I/O, May 2024 (1M at launch, February 2024)")
+    ),
+    "Claude": ContextWindow(200_000, "tokens", 200_000, N_("Anthropic, 2024")),
+    "DeepSeek": ContextWindow(128_000, "tokens", 128_000, N_("DeepSeek, 2025")),
+    "Kimi": ContextWindow(
+        2_000_000,
+        "characters",
+        1_000_000,
+        N_("Moonshot AI, March 2024: 200万字; about 1M tokens by the Kimi team's conversion"),
+    ),
+    "通义千问": ContextWindow(
+        10_000_000,
+        "characters",
+        10_000_000,
+        N_(
+            "the Tongyi app's long documents: 1000万字; Qwen-Long (Alibaba Cloud Model Studio): "
+            "10M tokens = about 15M 字"
+        ),
+    ),
 }
 
 KINDS = ("ring", "ulysses")
@@ -238,15 +283,18 @@ def min_cp_for_budget(
 def long_context_table(
     model: ModelConfig | str = "llama3-8b", cps=(1, 8, 64), dtype_bytes: int = 2
 ) -> list[dict]:
-    """For each row of the lecture's long-context table: the tokens, and for each ``cp`` the
-    activation bytes one layer saves per device (scores not saved, micro-batch 1) and the bytes
-    one layer's forward sends per device with ring attention and, where ``cp`` divides the
-    heads, with Ulysses (``None`` where it does not)."""
+    """For each row of the lecture's long-context table: the slide's figure and its unit
+    (``slide``, ``unit``), the window in tokens (``tokens``, :data:`CONTEXT_WINDOWS`: Kimi's
+    200万 characters are about 1M tokens), and for each ``cp`` the activation bytes one layer
+    saves per device (scores not saved, micro-batch 1) and the bytes one layer's forward sends
+    per device with ring attention and, where ``cp`` divides the heads, with Ulysses (``None``
+    where it does not)."""
     if isinstance(model, str):
         model = preset(model)
     rows = []
-    for name, tokens in LONG_CONTEXT.items():
-        row: dict = {"model": name, "tokens": tokens}
+    for name, window in CONTEXT_WINDOWS.items():
+        tokens = window.tokens
+        row: dict = {"model": name, "slide": window.slide, "unit": window.unit, "tokens": tokens}
         for cp in cps:
             ring = context_parallel_layer(model, cp, "ring", tokens, 1, dtype_bytes)
             row[f"activation_bytes_cp{cp}"] = ring.activation_bytes

@@ -30,6 +30,12 @@ tree carries ``k`` chunks. A rank of height ``h`` (leaves 0) sends chunk ``j`` t
 step ``j + h + 1``; the root of height ``H`` has chunk ``j`` complete after step ``j + H``; a
 rank at depth ``d`` (root 0) sends the finished chunk ``j`` to its children in step
 ``j + H + d + 1``. The last leaf has the last chunk after ``k - 1 + 2H`` steps.
+
+**The cost.** Each rank has one NIC, full duplex, as in NCCL: what it sends in a step shares its
+outgoing port, what it receives its incoming one. A step lasts as long as its busiest port, the
+most chunks one rank sends *or receives* (:func:`double_tree_step_load`): a parent receives both
+children's chunks at once, so for 8 ranks and one chunk per tree the six steps take 10
+chunk-times, where the senders alone would take 8.
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ __all__ = [
     "double_tree_schedule",
     "double_tree_height",
     "double_tree_step_load",
+    "double_tree_load_line",
 ]
 
 #: more chunks than this is not a useful pipeline (and would make a trace enormous)
@@ -195,20 +202,25 @@ def double_tree_schedule(p: int, chunks: int) -> list[list[tuple[int, int, int, 
 
 
 @lru_cache(maxsize=256)
-def _send_windows(p: int) -> frozenset[tuple[tuple[int, int], ...]]:
-    """Each rank's roles as windows ``(first step, chunks per step)``, each ``k`` steps long:
-    sending up in a tree (from step ``h + 1``), sending down to its children (from step
-    ``H + d + 1``). Ranks with the same windows are counted once."""
-    for_rank: list[list[tuple[int, int]]] = [[] for _ in range(p)]
+def _port_windows(p: int) -> frozenset[tuple[tuple[int, int], ...]]:
+    """What each rank's two ports carry, as windows ``(first step, chunks per step)``, each ``k``
+    steps long. Its outgoing port: up to its parent in a tree (from step ``h + 1``), down to its
+    children (from step ``H + d + 1``). Its incoming port: from each child ``c`` on the way up
+    (from step ``h_c + 1``), from its parent on the way down (from step ``H + d``). Ports with the
+    same windows are counted once."""
+    ports: list[list[tuple[int, int]]] = [[] for _ in range(2 * p)]  # 2r: out, 2r + 1: in
     for tree in _double_binary_tree(p):
         height, depth = tree.height(), tree.depth()
         top = height[tree.root]
         for r in range(p):
             if tree.parent[r] >= 0:
-                for_rank[r].append((height[r] + 1, 1))
+                ports[2 * r].append((height[r] + 1, 1))
+                ports[2 * r + 1].append((top + depth[r], 1))
             if tree.children[r]:
-                for_rank[r].append((top + depth[r] + 1, len(tree.children[r])))
-    return frozenset(tuple(sorted(w)) for w in for_rank if w)
+                ports[2 * r].append((top + depth[r] + 1, len(tree.children[r])))
+            for c in tree.children[r]:
+                ports[2 * r + 1].append((height[c] + 1, 1))
+    return frozenset(tuple(sorted(w)) for w in ports if w)
 
 
 @lru_cache(maxsize=256)
@@ -222,15 +234,19 @@ def double_tree_height(p: int) -> int:
 
 
 def double_tree_step_load(p: int, chunks: int) -> list[tuple[int, int]]:
-    """How many chunks the busiest rank sends in each step, as runs ``(steps, chunks)``.
+    """How many chunks the busiest port carries in each step, as runs ``(steps, chunks)``: the
+    most any one rank sends, or receives, in that step.
 
-    The same information as :func:`double_tree_schedule` without listing the messages: each
-    rank's roles (send up in a tree, send down to ``n`` children) are windows of ``k``
-    consecutive steps, so the load is piecewise constant and only the window edges matter. This
-    is what :func:`lecturekit.llm.comm.collective_time` sums for ``"double-tree"``, at any
+    Each rank has one NIC, full duplex (NCCL's tree sends and receives on one NIC per rank): what
+    it sends in a step shares its outgoing port, what it receives its incoming one. A parent
+    receives both children's chunks in the same step, so counting senders alone is optimistic
+    (8 ranks, one chunk per tree: 10 chunk-times, not 8). The same information as
+    :func:`double_tree_schedule` without listing the messages: each port's roles are windows of
+    ``k`` consecutive steps, so the load is piecewise constant and only the window edges matter.
+    This is what :func:`lecturekit.llm.comm.collective_time` sums for ``"double-tree"``, at any
     ``k``."""
     p, k = _check_p(p), _check_chunks(chunks)
-    windows = _send_windows(p)
+    windows = _port_windows(p)
     edges = sorted({s for w in windows for first, _ in w for s in (first, first + k)})
     runs: list[tuple[int, int]] = []
     for a, b in zip(edges, edges[1:], strict=False):
@@ -240,3 +256,22 @@ def double_tree_step_load(p: int, chunks: int) -> list[tuple[int, int]]:
         else:
             runs.append((b - a, load))
     return runs
+
+
+def double_tree_load_line(p: int) -> tuple[int, int, int]:
+    """``(k0, per_chunk, extra)``: from ``k0`` chunks per tree on, the step loads of
+    :func:`double_tree_step_load` add up to ``per_chunk * k + extra`` chunk-times (once ``k``
+    spans the distance between the first and the last window start, the order of the window
+    edges no longer changes and every run grows with ``k`` or stays). The time
+    ``(k - 1 + 2H) α + (per_chunk k + extra) m β / 2k`` is then convex in ``k``, which is how
+    :func:`lecturekit.llm.comm.double_tree_chunks` finds its minimum."""
+    return _load_line(_check_p(p))
+
+
+@lru_cache(maxsize=256)
+def _load_line(p: int) -> tuple[int, int, int]:
+    starts = [first for w in _port_windows(p) for first, _ in w]
+    k0 = max(starts, default=1) - min(starts, default=1) + 1
+    total = [sum(n * load for n, load in double_tree_step_load(p, k)) for k in (k0, k0 + 1)]
+    per_chunk = total[1] - total[0]
+    return k0, per_chunk, total[0] - per_chunk * k0

@@ -13,6 +13,8 @@
 * :mod:`~lecturekit.loops.interp` -- an interpreter for the lecture's assembly: the proof that
   transformed code computes what the original does (:func:`run`, :func:`same_effect`).
 * :mod:`~lecturekit.loops.timing` -- time generated code on the pipeline simulator.
+* :mod:`~lecturekit.loops.pressure` -- the register pressure of a modulo schedule (MaxLive of
+  the kernel, the registers modulo variable expansion uses).
 * :mod:`~lecturekit.loops.examples` -- the example loops in ``lecturekit/data/examples``.
 * :mod:`~lecturekit.loops.randloop` -- random loops for tests and benchmarks.
 """

@@ -165,11 +165,19 @@ def _comment(text: str, note: str) -> str:
 
 
 def lifetimes(
-    loop: Loop, start: list[int], ii: int, names: Names | None = None, reaching=None
+    loop: Loop,
+    start: list[int],
+    ii: int,
+    names: Names | None = None,
+    reaching=None,
+    emitted=None,
 ) -> list[Lifetime]:
     """The lifetime of every value the body writes (see the module docstring). ``reaching``
     (default ``loop.reaching``) says which value each read reads: ``(j, reg) -> (def,
-    distance)``."""
+    distance)``. ``emitted(k)``: the sort key of instruction ``k`` in the kernel's code; a value
+    whose last reader runs a whole number of IIs after it, in the same kernel row, and comes
+    after its writer in that row, is overwritten in the code before it is read (the next
+    iteration's write comes first): it needs one register more."""
     names = names or Names(program_registers(loop.program))
     reaching = loop.reaching if reaching is None else reaching
     uses: dict[tuple[int, str], list[tuple[int, int]]] = {}
@@ -183,10 +191,12 @@ def lifetimes(
                 value = reg
             else:
                 value = names.fresh(f"{reg}{chr(ord('a') + n) if n < 26 else n}")
-            end = max(
-                (start[j] + dist * ii for j, dist in uses.get((d, reg), ())), default=start[d]
-            )
+            reads = [(start[j] + dist * ii, j) for j, dist in uses.get((d, reg), ())]
+            end = max((t for t, _j in reads), default=start[d])
             copies = max(1, -(-(end - start[d]) // ii))
+            if emitted is not None and end > start[d] and (end - start[d]) % ii == 0:
+                if any(t == end and emitted(j) > emitted(d) for t, j in reads):
+                    copies += 1
             out.append(Lifetime(reg, value, d, start[d], end, copies))
     return out
 
@@ -259,7 +269,9 @@ def pipeline_code(result) -> None:
         shift = _move_induction(loop, start, ii, reaching)
         for k, (reg, _step, dist) in shift.items():
             reaching[(k, reg)] = (loop.inductions[reg].position, dist)
-    lives = lifetimes(loop, start, ii, regs, reaching)
+    lives = lifetimes(
+        loop, start, ii, regs, reaching, emitted=lambda k: (k == br, rows[k], -stages[k], k)
+    )
     u = _expand(lives, regs)
     value_of = {(lt.op, lt.register): lt for lt in lives}
 

@@ -111,13 +111,15 @@ _TESTS = {
 class RunResult:
     """Registers and memory after a run, how many instructions executed, and how often each
     line of the program ran (``counts[k]`` for instruction index ``k``); with ``record=True``,
-    ``executed`` lists the instruction indices in the order they ran."""
+    ``executed`` lists the instruction indices in the order they ran and ``addresses`` the
+    address each of them accessed (``None`` for one that is not a load or store)."""
 
     regs: dict[str, int]
     mem: dict[int, int]
     steps: int
     counts: Counter
     executed: list[int] | None = None
+    addresses: list[int | None] | None = None
 
 
 def _where(ins: Instruction, k: int) -> str:
@@ -173,6 +175,7 @@ def run(
     labels = program.labels
     counts: Counter = Counter()
     executed: list[int] | None = [] if record else None
+    addresses: list[int | None] | None = [] if record else None
     pc = 0
     steps = 0
 
@@ -203,6 +206,12 @@ def run(
         counts[k] += 1
         if executed is not None:
             executed.append(k)
+            base = ins.mem.base if ins.mem is not None else None
+            addresses.append(
+                None
+                if base is None
+                else int(0 if base in ("zero", "0") else r.get(base, 0)) + ins.mem.offset
+            )
         op = ins.opcode
         pc += 1
         if op == "nop":
@@ -250,7 +259,7 @@ def run(
                 pc = labels[ins.target]
         else:  # pragma: no cover - every opcode has a format above
             raise ExecutionError(f"{_where(ins, k)}: cannot execute opcode {op!r}")
-    return RunResult(r, m, steps, counts, executed)
+    return RunResult(r, m, steps, counts, executed, addresses)
 
 
 _EXIT = "\0exit"  # a jump out of the program (ret, jr): execution ends

@@ -564,7 +564,10 @@ def modulo_schedule(
     ``move_induction``: in the generated code, loads and stores through an induction variable
     read the newest pointer value already computed and have their offsets rewritten
     (induction-variable motion, :func:`lecturekit.loops.codegen._move_induction`); ``motion``
-    and ``notes`` say which (issue 17: what GCC's and LLVM's pipeliners do). Default ``True``;
+    and ``notes`` say which (issue 17: what LLVM's ``MachinePipeliner`` does, through
+    ``changeDependences``; GCC's modulo scheduler keeps the old pointer value with register moves
+    instead, ``schedule_reg_moves``, and GCC rewrites offsets only in its list scheduler,
+    ``find_modifiable_mems``). Default ``True``;
     ``False`` gives the lecture's slide form, every access reading its own iteration's pointer
     (renamed, so the pointer may need modulo variable expansion).
     """

@@ -23,14 +23,19 @@ How the body is unrolled by ``k``
   final value (for a ``bne`` test, that is the original bound).
 
 **Induction-variable motion** (``move_induction=True``, the default), as in Hennessy &
-Patterson's unrolling example and LLVM's and GCC's modulo schedulers: the update ``addi $s1,
-$s1, 4k`` may be scheduled *above* loads and stores that use ``$s1`` only as their base
-register; each access that ends up after it has its offset rewritten (``lw $t0, 0($s1)`` after
-``addi $s1, $s1, -8`` becomes ``lw $t0, 8($s1)``). The body is scheduled once without the
-dependences between the update and those accesses, the offsets are rewritten, and the rewritten
-body is scheduled again with its true dependences (so latencies from the update to the moved
-accesses count); the result is kept when its steady state is faster. :attr:`Unrolled.motion` and
-the notes say what moved and which offsets changed.
+Patterson's unrolling example: the update ``addi $s1, $s1, 4k`` may be scheduled *above* loads
+and stores that use ``$s1`` only as their base register; each access that ends up after it has
+its offset rewritten (``lw $t0, 0($s1)`` after ``addi $s1, $s1, -8`` becomes
+``lw $t0, 8($s1)``). GCC does this in its list scheduler (``haifa-sched.cc``: ``schedule_block``
+calls ``find_modifiable_mems`` of ``sched-deps.cc``, which marks such a dependence breakable by
+changing the address), LLVM in its software pipeliner (``MachinePipeliner.cpp``:
+``changeDependences``, ``canUseLastOffsetValue``); GCC's modulo scheduler does not (it keeps a
+value alive past the next definition with register moves, ``schedule_reg_moves``).
+
+The body is scheduled once without the dependences between the update and those accesses, the
+offsets are rewritten, and the rewritten body is scheduled again with its true dependences (so
+latencies from the update to the moved accesses count); the result is kept when its steady state
+is faster. :attr:`Unrolled.motion` and the notes say what moved and which offsets changed.
 
 The unrolled body is then scheduled (list scheduling, and exhaustive optimal scheduling when the
 body is small) and its cost measured on in-order hardware: ``cycles_per_iteration`` is the
@@ -361,8 +366,8 @@ def unroll(
     ``move_induction=True`` lets the scheduler move each induction update above the loads and
     stores that use it as their base, rewriting their offsets (see the module docstring); the
     result is kept only when it is faster. Default ``True`` (issue 17: Hennessy & Patterson's
-    unrolled loop, GCC and LLVM do it); ``False`` keeps every update after the accesses, the
-    lecture's slide form.
+    unrolled loop; GCC's list scheduler and LLVM's ``MachinePipeliner`` rewrite offsets so);
+    ``False`` keeps every update after the accesses, the lecture's slide form.
     """
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise LoopError(f"the unroll factor must be a positive integer, got {k!r}")

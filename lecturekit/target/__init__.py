@@ -10,6 +10,12 @@
   every stall: an independent way to the figures :func:`lecturekit.core.evaluate` gives.
 * :mod:`~lecturekit.target.real` -- real compilers (clang, GCC) and llvm-mca beside the model,
   on the RISC-V cores the presets describe.
+* :mod:`~lecturekit.target.ooo` -- an out-of-order core (reservation stations, renaming, a
+  reorder buffer, in-order commit) on any machine, as the core's list scheduler with an
+  instruction window; :mod:`~lecturekit.target.aarch64` writes the lecture's blocks in AArch64
+  to hold it against llvm-mca's Cortex-A57.
+* :mod:`~lecturekit.target.regalloc` -- register allocation of a block with spill code, and
+  prepass, postpass and register-aware scheduling.
 
 It reads code through :mod:`lecturekit.asm` and builds graphs for :mod:`lecturekit.core`;
 nothing here draws or imports a widget.

@@ -33,6 +33,14 @@ Presets
 ``hp-fp``
     Hennessy & Patterson's MIPS pipeline with FP add, multiply and divide units and the FP
     latencies of their Figure 3.2 (file ``data/machines/hp-fp.toml``, which cites the source).
+``hp-tomasulo``
+    the FP unit of Hennessy & Patterson's Tomasulo examples (``IS EX WR``: load 1, add 2,
+    multiply 6, divide 12 cycles), for the out-of-order core of :mod:`lecturekit.target.ooo`
+    (file ``data/machines/hp-tomasulo.toml``, which cites the source).
+``cortex-a57``
+    the integer side of LLVM 14's model of the Arm Cortex-A57, an out-of-order core (two ALUs,
+    a multiply/divide unit, load and store units), to hold the out-of-order simulation against
+    llvm-mca (file ``data/machines/cortex-a57.toml``).
 
 Two fields express a textbook's table where stage positions do not: ``latency_pairs`` gives
 the RAW issue distance on a register for a (producer class, consumer class) pair outright
@@ -433,13 +441,16 @@ PRESETS = {
     "rocket-rv64": _data_preset("rocket-rv64"),
     "sifive-7-rv64": _data_preset("sifive-7-rv64"),
     "hp-fp": _data_preset("hp-fp"),
+    "hp-tomasulo": _data_preset("hp-tomasulo"),
+    "cortex-a57": _data_preset("cortex-a57"),
 }
 
 
 def preset(name: str) -> Machine:
     """A preset machine by name (``lecture``, ``classic5``, ``dual``; the real cores
     ``rocket-rv64`` and ``sifive-7-rv64`` from LLVM's scheduling models; ``hp-fp``,
-    Hennessy & Patterson's pipeline with FP units and their latency table)."""
+    Hennessy & Patterson's pipeline with FP units and their latency table; ``hp-tomasulo``, the
+    FP unit of their Tomasulo examples)."""
     try:
         return PRESETS[name]()
     except KeyError:

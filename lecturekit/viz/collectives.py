@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ConfigError
-from ..language import _
+from ..language import N_, _
 from ..llm.collectives import (
     COLLECTIVES,
     all_gather,
@@ -238,14 +238,25 @@ def plot_trace(trace, ncols: int | None = None, show_values: bool = False):
     return fig
 
 
+#: how the legend of :func:`plot_allreduce_times` names each all-reduce algorithm
+ALLREDUCE_LABELS = {
+    "ring": N_("ring"),
+    "tree": N_("binomial tree"),
+    "halving-doubling": N_("halving-doubling"),
+    "double-tree": N_("double binary tree"),
+}
+
+
 @figure
 def plot_allreduce_times(p: int, link, sizes=None, ax=None):
-    """All-reduce time against message size for ring, tree and halving-doubling (α–β model).
+    """All-reduce time against message size (α–β model): four lines, the ring, the binomial
+    tree, halving-doubling (only for ``p`` a power of two) and NCCL's pipelined double binary
+    tree, each with its best number of chunks.
 
-    Small messages: latency dominates and the ring's ``2(p−1)`` steps lose to the tree's
-    ``2 log2 p``. Large messages: bandwidth dominates and the tree, which moves the whole buffer
-    on every step, loses to the ring (halving-doubling gets the best of both for ``p`` a power of
-    two)."""
+    Small messages: latency dominates and the ring's ``2(p−1)`` steps lose to the trees'
+    ``~2 log2 p``. Large messages: bandwidth dominates and the binomial tree, which moves the
+    whole buffer on every step, loses to the ring by ``~log2 p``; halving-doubling and the
+    double tree get close to the best of both."""
     import matplotlib.pyplot as plt
 
     from ..llm.comm import ALGORITHMS, collective_time
@@ -257,7 +268,8 @@ def plot_allreduce_times(p: int, link, sizes=None, ax=None):
         if algorithm == "halving-doubling" and p & (p - 1):
             continue
         times = [collective_time("all-reduce", float(m), p, link, algorithm) for m in sizes]
-        ax.loglog(sizes, times, label=algorithm)
+        label = ALLREDUCE_LABELS[algorithm]
+        ax.loglog(sizes, times, label=_(label))
     ax.set_xlabel(_("message size m (bytes)"))
     ax.set_ylabel(_("time (s)"))
     ax.set_title(

@@ -11,12 +11,14 @@ from __future__ import annotations
 import numpy as np
 
 from . import style
+from .fonts import figure
 from .graph import layout
 
 #: box fill per kind of node
 NODE_FILL = {"placeholder": "#e8eef7", "compute": "#ffffff", "backward": "#fde9d9"}
 
 
+@figure
 def draw_tensor_graph(
     graph, ax=None, *, groups=None, backward_from=None, highlight=(), title=None, notes=None
 ):
@@ -90,6 +92,7 @@ def draw_tensor_graph(
     return ax.figure
 
 
+@figure
 def plot_nest_roofline(costs, labels=None, ax=None, *, title=None, ceilings=True):
     """Each :class:`~lecturekit.tensor.cost.Cost` as a point under its CPU's roof: x its
     arithmetic intensity (FLOPs per byte of DRAM traffic by the cache model), y the FLOP/s the
@@ -123,6 +126,7 @@ def plot_nest_roofline(costs, labels=None, ax=None, *, title=None, ceilings=True
     return ax
 
 
+@figure
 def plot_search(results, optimum=None, ax=None, *, title=None):
     """Best time found so far against schedules costed, one line per search result."""
     import matplotlib.pyplot as plt
@@ -145,6 +149,7 @@ def plot_search(results, optimum=None, ax=None, *, title=None):
     return ax
 
 
+@figure
 def plot_tile_map(rows, cols, values, ax=None, *, xlabel="", ylabel="", title="", unit="KiB"):
     """A heat map of ``values[r][c]`` (e.g. traffic) over two tile factors, each cell labelled."""
     import matplotlib.pyplot as plt
@@ -168,6 +173,7 @@ def plot_tile_map(rows, cols, values, ax=None, *, xlabel="", ylabel="", title=""
     return ax
 
 
+@figure
 def plot_kernel_runs(runs, titles, ax=None):
     """Kernel runs (:class:`~lecturekit.tensor.fusion.KernelRun`) as two rows each, CPU
     launches and GPU kernels, on one time axis in µs."""

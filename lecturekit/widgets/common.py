@@ -41,6 +41,7 @@ WIDGET_DPI = 80
 #: CSS class of every Stepper's step control, whatever language its label is in
 STEP_BUTTON_CLASS = "lecturekit-step"
 
+
 def error_html(exc: BaseException | str) -> str:
     """The red HTML a widget shows for an error.
 
