@@ -229,3 +229,54 @@ def test_bad_collective_input():
         nccl.run("ring", f, 1e6, policy="random")
     with pytest.raises(ConfigError, match="cross_nic"):
         nccl.ring_all_reduce(f, 1e6, cross_nic="yes")
+
+
+# ---------------------------------------------------------------------------------------------
+# a ring whose links differ (problem set 15's reference)
+
+
+@given(st.integers(2, 9), st.integers(1, 9), st.integers(0, 6), st.integers(1, 16))
+@settings(max_examples=40, deadline=None)
+def test_an_even_ring_is_the_alpha_beta_formula(p, d, alpha, steps):
+    """Equal links: every step costs α + (one message on a link), chapter 10's formula."""
+    run = nccl.uneven_ring([d] * p, alpha, steps)
+    assert run.cycles == steps * (d + alpha)
+
+
+@given(st.lists(st.integers(1, 12), min_size=2, max_size=8), st.integers(0, 6), st.integers(1, 14))
+@settings(max_examples=60, deadline=None)
+def test_an_uneven_ring_runs_at_the_pace_of_its_links(cycles, alpha, steps):
+    """Bounds that hold whatever the order of the links: the slowest link carries ``steps``
+    messages back to back, and one chain of forwarded messages crosses ``steps`` links, each
+    at least as fast as the fastest; slowing a link never helps (verified by the core, too)."""
+    run = nccl.uneven_ring(cycles, alpha, steps)
+    assert run.cycles >= steps * max(cycles) + alpha
+    assert run.cycles >= steps * (min(cycles) + alpha)
+    assert run.cycles <= steps * (max(cycles) + alpha)
+    slower = list(cycles)
+    slower[steps % len(cycles)] += 3
+    assert nccl.uneven_ring(slower, alpha, steps).cycles >= run.cycles
+    assert len(run.messages) == steps * len(cycles)
+
+
+def test_an_uneven_ring_by_hand():
+    """Links of 1, 1 and 4 cycles, α = 1, two steps. Step 1: all start at 0; rank 2's message
+    leaves its slow link at 4 and arrives at 5. Step 2: rank 0 forwards it at 5, its own link
+    free since 1: done at 6, delivered 7; rank 1 forwards rank 0's (arrived 2) at 2; rank 2
+    forwards rank 1's (arrived 2) but its link is busy until 4: leaves at 8, delivered 9."""
+    run = nccl.uneven_ring([1, 1, 4], 1, 2)
+    assert run.cycles == 9
+    first = min(run.schedule.start)
+    assert [s - first for s in run.schedule.start] == [0, 0, 0, 5, 2, 4]
+
+
+def test_uneven_ring_input_is_checked():
+    for bad, said in [
+        (([3], 0, 2), "2 or more"),
+        (([3, 0], 0, 2), r"link_cycles\[1\]"),
+        (("33", 0, 2), "list"),
+        (([3, 3], -1, 2), "alpha"),
+        (([3, 3], 0, 0), "steps"),
+    ]:
+        with pytest.raises(ConfigError, match=said):
+            nccl.uneven_ring(*bad)

@@ -9,6 +9,7 @@ table's no-effort column is measured, is tests/test_grading.py: it needs the gra
 import ast
 import re
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import nbformat
@@ -16,7 +17,7 @@ import pytest
 import yaml
 
 from lecturekit.errors import LectureKitError
-from lecturekit.grading import questions
+from lecturekit.grading import noeffort, questions
 from lecturekit.grading.assign import question_config
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -99,54 +100,72 @@ def test_public_tests_are_worth_nothing(master):
     assert not paid, f"public tests that carry points: {paid}"
 
 
-def _checks_an_example(source: str, functions: list[str]) -> bool:
-    """A comparison (``==``, ``in`` ...) in a case that calls one of ``functions``."""
+def _checks_an_example(source: str, answers: list[str], called: bool) -> bool:
+    """A comparison (``==``, ``in`` ...) in a case that uses one of ``answers``: calls it (a
+    function), or names it (``called=False``: a program text the case runs)."""
     tree = ast.parse(source)
-    calls = any(
-        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in functions
-        for n in ast.walk(tree)
-    )
+    if called:
+        uses = any(
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in answers
+            for n in ast.walk(tree)
+        )
+    else:
+        uses = any(isinstance(n, ast.Name) and n.id in answers for n in ast.walk(tree))
     compares = any(
         isinstance(n, ast.Compare) and any(isinstance(op, ast.Eq | ast.In | ast.Is) for op in n.ops)
         for n in ast.walk(tree)
     )
-    return calls and compares
+    return uses and compares
 
 
-@pytest.mark.parametrize("master", SOLUTIONS, ids=lambda p: p.stem)
-def test_code_questions_check_the_example_and_hide_other_inputs(master):
-    """A code question's public tests check the function on the prompt's example (so that
-    "all public tests pass" means right on it), and its hidden tests call the student's function
-    (on the other inputs the feedback promises)."""
+def code_question_problems(master: Path) -> list[str]:
+    """What keeps ``master``'s code questions from earning the feedback "hidden tests on other
+    inputs": a public test of the prompt's example (a comparison in a case that calls the
+    function, or, for a program text, names it), and hidden tests that use the answer."""
     cells = master_test_cells(master)
     problems = []
     for q in questions(master):
         if q.kind != "code":
             continue
-        functions = _functions(master, q.name)
+        answers = _functions(master, q.name)
+        called = bool(answers)
+        if not called:  # `kind: code` on a value: a program text the tests run
+            answers = _answer_names(master, q.name)
         public = [c for c in cells[q.name] if not c["hidden"]]
         hidden = [c for c in cells[q.name] if c["hidden"]]
-        if not any(_checks_an_example(c["source"], functions) for c in public):
+        if not any(_checks_an_example(c["source"], answers, called) for c in public):
             problems.append(f"{q.name}: no public test of the prompt's example")
         if not hidden:
             problems.append(f"{q.name}: no hidden tests")
         for c in hidden:
-            called = {
-                n.func.id
-                for n in ast.walk(ast.parse(c["source"]))
-                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-            }
             names = {n.id for n in ast.walk(ast.parse(c["source"])) if isinstance(n, ast.Name)}
-            if not (called | names) & set(functions):
-                problems.append(f"{q.name}: a hidden test that never uses {functions}")
+            if not names & set(answers):
+                problems.append(f"{q.name}: a hidden test that never uses {answers}")
+    return problems
+
+
+@pytest.mark.parametrize("master", SOLUTIONS, ids=lambda p: p.stem)
+def test_code_questions_check_the_example_and_hide_other_inputs(master):
+    """A code question's public tests check the function (or the program text) on the prompt's
+    example (so that "all public tests pass" means right on it), and its hidden tests use it
+    (on the other inputs the feedback promises)."""
+    problems = code_question_problems(master)
     assert not problems, problems
 
 
-def _functions(master: Path, question: str) -> list[str]:
+def _answer_types(master: Path, question: str) -> dict[str, str]:
     from lecturekit.grading import answer_types
 
     nb = nbformat.read(str(master), as_version=4)
-    return [n for n, t in answer_types(nb).get(question, {}).items() if t == "function"]
+    return answer_types(nb).get(question, {})
+
+
+def _functions(master: Path, question: str) -> list[str]:
+    return [n for n, t in _answer_types(master, question).items() if t == "function"]
+
+
+def _answer_names(master: Path, question: str) -> list[str]:
+    return list(_answer_types(master, question))
 
 
 @pytest.mark.parametrize(
@@ -223,3 +242,107 @@ def test_a_good_question_config_reads_kind_and_rubric(tmp_path):
     ]
     assert qs["q4"].prompt == "**Q4.** Why?" and qs["q4"].answer == "_Because._"
     assert qs["q1"].rubric == () and qs["q1"].prompt == "**Q1.** Write `f`."
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        "fld ft0, -8(a1)\nfmadd.d ft0, fa0, ft0, ft1\n",  # a program text (PS12 Q4's kind)
+        ["WAR", "WAW", "1"],
+        {"unit": "mul", "cycles": 3},
+        ("1", "2"),
+        "",
+        noeffort.NONSENSE,
+    ],
+)
+def test_no_effort_strings_are_never_the_models_own(model):
+    """A string answer becomes '', 'x', '1', '2', ... or the public tests' own constants, never
+    the model's string: counting up once left strings as they were, so a no-effort submission
+    held the model's program text (PS12 Q4 scored 2 of 2 until its test also checked a count)."""
+
+    def strings(value):
+        if isinstance(value, str):
+            return [value]
+        if isinstance(value, dict):
+            value = list(value.values())
+        return [s for v in value for s in strings(v)] if isinstance(value, list | tuple) else []
+
+    made = noeffort.value_candidates(model, [])
+    assert len(made) >= 3
+    for candidate in made:
+        assert candidate != model
+        assert all(a != b for a, b in zip(strings(candidate), strings(model), strict=True))
+    # the public tests' constants stay candidates (a public test comparing with the model's
+    # string gives the answer away: the set's mistake, which the grading run then reports)
+    assert "WAR" in noeffort.value_candidates("add", ["WAR", 3])
+    assert 3 not in noeffort.value_candidates("add", ["WAR", 3])
+    # a function returning strings: zeros, ones, the public example's own result, counting
+    calls = [((1,), {}, model)]
+    sources = noeffort.function_candidates("f", calls)
+    returned = []
+    for source in sources:
+        space = {"Fraction": Fraction}
+        exec(noeffort.KEY_SOURCE + "\n" + source, space)  # noqa: S102 - our own sources
+        returned.append(space["f"](2))
+    assert returned.count(model) == 2  # the public example's result, as itself and by table
+
+
+def _master(path: Path, cells: list[tuple[str, str]]) -> Path:
+    nb = nbformat.v4.new_notebook()
+    make = {
+        "raw": nbformat.v4.new_raw_cell,
+        "markdown": nbformat.v4.new_markdown_cell,
+        "code": nbformat.v4.new_code_cell,
+    }
+    nb.cells = [make[kind](source) for kind, source in cells]
+    nbformat.write(nb, str(path))
+    return path
+
+
+FREE = '""" # BEGIN TEST CONFIG\npoints: 0\n""" # END TEST CONFIG\n'
+
+
+def test_a_program_text_can_be_a_code_question(tmp_path):
+    """CONTRIBUTING: an answer that is a program text the tests run (in a language lecturekit
+    interprets: assembly, a schedule) is ``kind: code`` when its public test runs it on the
+    prompt's example and its hidden tests on other inputs; the check asks that of the text as it
+    asks a function to be called. A text with only a form check and no hidden tests fails it."""
+    run_text = "assert run(q1_program, {'t1': 1, 't2': 2})['t0'] == 3, 'on the example: t0 = 3'"
+    hidden = (
+        "# HIDDEN\nimport random\nrng = random.Random(1)\nfor _ in range(20):\n"
+        "    regs = {'t1': rng.randint(-9, 9), 't2': rng.randint(-9, 9)}\n"
+        "    assert run(q1_program, regs)['t0'] == regs['t1'] + regs['t2']"
+    )
+    cells = [
+        ("raw", "# ASSIGNMENT CONFIG\nname: 98_text"),
+        ("raw", "# BEGIN QUESTION\nname: q1\npoints: 2\nkind: code"),
+        ("markdown", "**Q1.** Write a block that leaves t1 + t2 in t0."),
+        ("raw", "# BEGIN SOLUTION"),
+        ("code", "q1_program = 'add $t0, $t1, $t2'  # SOLUTION"),
+        ("raw", "# END SOLUTION"),
+        ("raw", "# BEGIN TESTS"),
+        ("code", FREE + "assert isinstance(q1_program, str), 'a string of assembly'"),
+        ("code", FREE + run_text),
+        ("code", hidden),
+        ("raw", "# END TESTS"),
+        ("raw", "# END QUESTION"),
+    ]
+    good = _master(tmp_path / "98_text.ipynb", cells)
+    assert [q.kind for q in questions(good)] == ["code"]
+    assert code_question_problems(good) == []
+    form_only = [c for c in cells if c[1] not in (FREE + run_text, hidden)]
+    bad = _master(tmp_path / "97_text.ipynb", form_only)
+    assert code_question_problems(bad) == [
+        "q1: no public test of the prompt's example",
+        "q1: no hidden tests",
+    ]
+    # a function must be called, not merely named, by the public check of its example
+    function = "def f(x):\n    return x  # SOLUTION"
+    named = [
+        (kind, source.replace("\nkind: code", "").replace("run(q1_program,", "run(f,"))
+        for kind, source in cells
+    ]
+    named[4] = ("code", function)
+    assert code_question_problems(_master(tmp_path / "96_text.ipynb", named))[0] == (
+        "q1: no public test of the prompt's example"
+    )

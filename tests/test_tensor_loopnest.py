@@ -19,6 +19,8 @@ from lecturekit.tensor.cost import (
     compulsory,
     compute_ceiling,
     cost,
+    line_trace,
+    lru,
     simulate_cache,
     traffic,
 )
@@ -316,6 +318,44 @@ def test_the_simulation_counts_writebacks_of_evicted_lines():
     sim = simulate_cache(nest, 4 * 16, 16)  # 4 lines
     assert sim.writebacks >= compulsory(nest, 16).writebacks
     assert sim.loads["C"] == sim.writebacks  # every line loaded is written back once
+
+
+def test_lru_on_a_plain_trace_by_hand():
+    """Two lines of cache: A0 and B0 loaded, C0 written (loaded, dirty) evicts A0; A0 again
+    evicts B0; B0 again evicts C0 (dirty: one write-back); at the end nothing left is dirty."""
+    trace = [("A", 0, False), ("B", 0, False), ("C", 0, True), ("A", 0, False), ("B", 0, False)]
+    assert lru(trace, 2) == ({"A": 2, "B": 2, "C": 1}, 1)
+    assert lru(trace, 3) == ({"A": 1, "B": 1, "C": 1}, 1)  # everything fits: C0 at the end
+    assert lru([("C", 0, True), ("C", 0, True), ("C", 1, False)], 1) == ({"C": 2}, 1)
+    # a hit moves a line to the front: A0 is used again before B0, so B0 is evicted, not A0
+    assert lru([("A", 0, False), ("B", 0, False), ("A", 0, False), ("C", 0, False)], 2)[0] == {
+        "A": 1,
+        "B": 1,
+        "C": 1,
+    }
+    assert lru([("B", 3, False), ("A", 1, False)], 4) == ({"B": 1, "A": 1}, 0)  # first use order
+    assert lru([], 4) == ({}, 0)
+
+
+@given(scheduled(), st.sampled_from([1, 2, 4, 16, 64]), st.sampled_from([8, 16, 32]))
+@settings(max_examples=40, deadline=None)
+def test_lru_of_the_line_trace_is_the_simulation(case, cache_lines, line_bytes):
+    comp, steps = case
+    cache_bytes = cache_lines * line_bytes
+    nest = apply(comp, steps)
+    trace = line_trace(nest, line_bytes)
+    assert len(trace) == comp.points * (len(comp.inputs) + 1)
+    assert sum(write for _, _, write in trace) == comp.points  # the output, once a point
+    sim = simulate_cache(nest, cache_bytes, line_bytes)
+    loads, writebacks = lru(trace, cache_bytes // line_bytes)
+    assert loads == {t: n for t, n in sim.loads.items() if n} and writebacks == sim.writebacks
+
+
+def test_lru_input_is_checked():
+    with pytest.raises(ConfigError, match="lines"):
+        lru([("A", 0, False)], 0)
+    with pytest.raises(ConfigError, match=r"trace\[1\]"):
+        lru([("A", 0, False), ("A", 0)], 2)
 
 
 def test_cache_inputs_are_checked():

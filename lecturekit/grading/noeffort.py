@@ -5,7 +5,10 @@ that take none: for every answer of every question,
 
 * a value becomes a constant of its type and shape: zeros (``0``, ``''``, a list of zeros of the
   right length), ones, counting up (``[1, 2, 3, ...]``: program order, a schedule issuing one
-  instruction a cycle), and each constant the question's public tests compare with;
+  instruction a cycle), and each constant the question's public tests compare with; a string
+  never becomes the model's own (zeros make it ``''``, ones ``'x'``, counting ``'1'``, ``'2'``,
+  ...; where that is the model's string, :data:`NONSENSE`): a string answer (a program text, a
+  name) is no constant a student would type without thinking;
 * a function returns such a constant: made from what the model solution returns on the public
   tests' own calls (zeros, ones, counting up), or that very value (the public example's
   expected value, for any input), or a table that returns the public example's answer for the
@@ -34,6 +37,10 @@ from .oktests import cases, run_case
 #: how many no-effort submissions a problem set is graded on (answer k of each takes its
 #: (k mod n)-th candidate)
 COUNT = 4
+
+#: a string no answer is: what a string answer becomes where zeros, ones or counting would give
+#: the model's own string
+NONSENSE = "no effort"  # i18n: not shown (an answer of a test's submission)
 
 #: the key a lookup-table function files an argument list under; the same code runs here (when
 #: the table is made) and in the graded function's interpreter (when it is looked up)
@@ -168,7 +175,8 @@ def _numpy(value) -> bool:
 
 def like(value, leaf) -> Any:
     """``value``'s shape (containers, lengths, dict keys, tuple arity) with every number and
-    string replaced by ``leaf(old)``; numpy arrays keep shape and dtype."""
+    string replaced by ``leaf(old)``; numpy arrays keep shape and dtype. A string is never
+    replaced by itself (:data:`NONSENSE` where ``leaf`` would)."""
     if _numpy(value):
         import numpy as np
 
@@ -179,7 +187,10 @@ def like(value, leaf) -> Any:
             return np.zeros_like(value)
     if isinstance(value, bool):
         return value  # a bool is no garbage: a question answered by one can be guessed
-    if isinstance(value, int | float | Fraction | str):
+    if isinstance(value, str):
+        made = leaf(value)
+        return made if made != value else NONSENSE if value != NONSENSE else NONSENSE + "?"
+    if isinstance(value, int | float | Fraction):
         return leaf(value)
     if isinstance(value, list):
         return [like(x, leaf) for x in value]
@@ -201,14 +212,13 @@ def ones(value):
 
 
 def counting(value, start: int = 1):
-    """Numbers counting up from ``start`` in the order the value holds them."""
+    """Numbers counting up from ``start`` in the order the value holds them (a string leaf
+    counts too, as text: ``'1'``, ``'2'``, ...)."""
     n = [start - 1]
 
     def leaf(x):
-        if isinstance(x, str):
-            return x
         n[0] += 1
-        return type(x)(n[0])
+        return str(n[0]) if isinstance(x, str) else type(x)(n[0])
 
     return like(value, leaf)
 

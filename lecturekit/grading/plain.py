@@ -11,6 +11,11 @@ lecturekit (see :mod:`.calls`). The master notebook's setup imports these conver
 * :func:`plain_loop` -- a single-block loop (``lecturekit.loops.analyze_loop``), and
   :func:`loop_text`, the way back: a plain loop (a function's answer) as assembly text;
 * :func:`plain_op` -- an operator of the roofline model (``lecturekit.llm.roofline.Op``);
+* :func:`plain_axes`, :func:`plain_schedule`, :func:`plain_nest` -- a loop-nest computation's
+  axes, a schedule's steps and a scheduled nest's loops and bindings
+  (``lecturekit.tensor.loopnest``);
+* :func:`plain_tensor_graph` -- a graph of tensor operations (``lecturekit.tensor.graph``);
+* :func:`plain_fabric` -- where a fat tree plugs in each NIC (``lecturekit.llm.fabric``);
 * :func:`inputs_after_call` -- for a test about mutation: the function's own copies of its
   arguments after a call.
 
@@ -178,6 +183,124 @@ def plain_op(op) -> dict:
         "flops": float(op.flops),
         "reads": {str(t): nbytes(b) for t, b in dict(op.reads).items()},
         "writes": {str(t): nbytes(b) for t, b in dict(op.writes).items()},
+    }
+
+
+def plain_axes(computation) -> list[dict]:
+    """A loop-nest computation's axes (``lecturekit.tensor.loopnest.Computation``), in the order
+    its loops start (spatial, then reduction, as written): dicts ``name``, ``extent`` (an int)
+    and ``reduce`` (``True`` for an axis summed over)."""
+    return [
+        {"name": str(a.name), "extent": int(a.extent), "reduce": bool(a.reduce)}
+        for a in computation.axes
+    ]
+
+
+#: a schedule step's words after its name, by step: what each word is
+_STEP_FIELDS = {
+    "split": ("loop", "factor"),
+    "tile": ("outer", "inner", "outer_factor", "inner_factor"),
+    "fuse": ("outer", "inner"),
+    "vectorize": ("loop",),
+    "unroll": ("loop",),
+    "parallel": ("loop",),
+}
+
+
+def plain_schedule(steps) -> list[dict]:
+    """A schedule (a list of ``lecturekit.tensor.loopnest`` steps, or its text, one step a line)
+    as a list of dicts, one a step, read from each step's text: ``{"step": "split", "loop": "i",
+    "factor": 4}``, ``{"step": "reorder", "order": ["i", "k", "j"]}`` (outermost first),
+    ``{"step": "fuse", "outer": "i", "inner": "j"}``, ``{"step": "vectorize", "loop": "j"}``
+    (likewise ``"unroll"`` and ``"parallel"``), ``{"step": "tile", "outer", "inner",
+    "outer_factor", "inner_factor"}``. Factors are ints."""
+    if isinstance(steps, str):
+        texts = [
+            piece.strip()
+            for line in steps.splitlines()
+            for piece in line.split("#", 1)[0].split(";")
+            if piece.strip()
+        ]
+    else:
+        texts = [str(step.text()) for step in steps]
+    out = []
+    for text in texts:
+        words = text.split()
+        kind, args = words[0].lower(), words[1:]
+        if kind == "reorder":
+            out.append({"step": "reorder", "order": list(args)})
+            continue
+        fields = _STEP_FIELDS.get(kind, ())
+        entry: dict = {"step": kind}
+        for name, word in zip(fields, args, strict=False):
+            entry[name] = int(word) if "factor" in name else word
+        out.append(entry)
+    return out
+
+
+def _plain_expr(expr):
+    if isinstance(expr, (tuple, list)):
+        return tuple(_plain_expr(x) for x in expr)
+    return expr if isinstance(expr, (str, int)) else int(expr)
+
+
+def plain_nest(nest) -> dict:
+    """A scheduled loop nest (``lecturekit.tensor.loopnest.LoopNest``) as a dict:
+
+    * ``loops``: outermost first, ``(name, extent, reduce, kind)`` tuples; ``kind`` is
+      ``"serial"``, ``"vectorized"``, ``"unrolled"`` or ``"parallel"``;
+    * ``bindings``: each axis of the computation (by name) as an expression of the loop
+      variables, nested tuples: ``("v", loop)``, ``("c", int)``, ``("+", a, b)``, and
+      ``("*", a, int)``, ``("//", a, int)``, ``("%", a, int)``.
+    """
+    return {
+        "loops": [
+            (str(lp.name), int(lp.extent), bool(lp.reduce), str(lp.kind)) for lp in nest.loops
+        ],
+        "bindings": {str(axis): _plain_expr(e) for axis, e in dict(nest.bindings).items()},
+    }
+
+
+def plain_tensor_graph(graph) -> dict:
+    """A graph of tensor operations (``lecturekit.tensor.graph.TensorGraph``) as a dict:
+    ``inputs`` and ``outputs`` (node names) and ``nodes`` in topological order (every node after
+    the nodes it reads), each a dict ``name``, ``op`` (``"placeholder"`` for an input,
+    ``"const"``, ``"add"``, ``"mul"``, ``"exp"``, ...) and ``inputs`` (the names it reads, in
+    order); a constant also has its ``value`` (a float, or nested lists of floats), a power
+    ``x ** p`` its exponent ``p`` (a float)."""
+    nodes = []
+    for n in graph.nodes:
+        entry = {"name": str(n.name), "op": str(n.op), "inputs": [str(a) for a in n.inputs]}
+        if n.op == "const":
+            value = n.attrs["value"]
+            value = value.tolist() if hasattr(value, "tolist") else value
+            entry["value"] = _floats(value)
+        if n.op == "pow":
+            entry["p"] = float(n.attrs["p"])
+        nodes.append(entry)
+    return {
+        "inputs": [str(x) for x in graph.inputs],
+        "outputs": [str(x) for x in graph.outputs],
+        "nodes": nodes,
+    }
+
+
+def _floats(value):
+    if isinstance(value, (list, tuple)):
+        return [_floats(x) for x in value]
+    return float(value)
+
+
+def plain_fabric(fabric) -> dict:
+    """Where a fat tree of ``radix``-port switches (``lecturekit.llm.fabric.Fabric``) plugs in
+    each NIC: a dict ``nodes``, ``gpus_per_node`` (one NIC each), ``radix`` and ``tor``:
+    ``(node, nic) -> t``, the ToR switch the NIC is cabled to. ToR ``t`` is in pod
+    ``t // (radix // 2)``; the rest of the tree follows from the radix (chapter 15)."""
+    return {
+        "nodes": int(fabric.nodes),
+        "gpus_per_node": int(fabric.gpus_per_node),
+        "radix": int(fabric.radix),
+        "tor": {(int(n), int(c)): int(t) for (n, c), (t, _port) in fabric.attach.items()},
     }
 
 

@@ -52,7 +52,7 @@ from ..errors import ConfigError
 from ..language import N_, _
 from .busbw import bus_factor
 from .collectives import double_tree_all_reduce_trace, ring_all_reduce_trace
-from .fabric import Fabric
+from .fabric import SPECS, Fabric, FabricLink
 from .network import Message, NetworkRun, schedule_messages
 from .routing import Connection, Route, route
 
@@ -69,6 +69,7 @@ __all__ = [
     "sharp_all_reduce",
     "sharp_tree",
     "tree_all_reduce",
+    "uneven_ring",
 ]
 
 #: NCCL 2.30.7, ``src/graph/tuning.cc``, Simple protocol, in µs: ``baseLatencies`` (once per
@@ -227,6 +228,50 @@ def ring_connections(fabric: Fabric, cross_nic: bool = False, rails=None) -> lis
                     Connection((fabric.node_of(a), hop[0]), (fabric.node_of(b), hop[1]), key=c)
                 )
     return out
+
+
+def uneven_ring(link_cycles, alpha: int, steps: int) -> NetworkRun:
+    """A ring whose links differ, on the core, in cycles: ``p = len(link_cycles)`` ranks, rank
+    ``r`` joined to rank ``(r + 1) mod p`` by a link of its own that carries one of its messages
+    in ``link_cycles[r]`` cycles; a message is delivered ``alpha`` cycles after it leaves the
+    link. In each of ``steps`` steps every rank sends one message (in step order: one stream a
+    rank), and from the second step on each message forwards what the rank received in the step
+    before (the ring all-reduce's steps, ``2(p − 1)`` of them, or an all-gather's ``p − 1``), so
+    it depends on that message.
+
+    The links are made for this ring alone (``r0>r1``, ``r1>r2``, ...: one byte a message, a
+    bandwidth of ``1 / link_cycles[r]`` bytes a cycle, a cycle of one second): the returned run's
+    ``cycles`` is the makespan, from the first message's start to the last delivery. With equal
+    links it is chapter 10's ``steps · (α + m/p·β)``; with unequal ones the pace the slowest hop
+    sets, which problem set 15 asks for."""
+    if isinstance(link_cycles, (str, bytes)) or not hasattr(link_cycles, "__len__"):
+        raise ConfigError(
+            _("link_cycles: expected a list of whole numbers, got {value!r}").format(
+                value=link_cycles
+            )
+        )
+    cycles = [validate.integer(d, f"link_cycles[{r}]", 1) for r, d in enumerate(link_cycles)]
+    p = len(cycles)
+    if p < 2:
+        raise ConfigError(_("uneven ring: a ring needs 2 or more ranks, got {p}").format(p=p))
+    _check_ranks(p, _("uneven ring"))
+    alpha = validate.integer(alpha, "alpha", 0)
+    steps = validate.integer(steps, "steps", 1, 4 * MAX_RANKS)
+    fabric = Fabric(p, 1, 4, True, SPECS["a100-hdr"])
+    names = []
+    for r, d in enumerate(cycles):
+        a, b = f"r{r}", f"r{(r + 1) % p}"
+        names.append(f"{a}>{b}")
+        fabric.links[names[-1]] = FabricLink(names[-1], a, b, "nic", 1.0 / d)
+    msgs = []
+    for s in range(steps):
+        for r in range(p):
+            deps = () if s == 0 else ((s - 1) * p + (r - 1) % p,)
+            msgs.append(
+                Message(f"s{s + 1}:r{r}", (names[r],), 1.0, f"r{r}", deps, float(alpha), "step")
+            )
+    name = _("uneven ring of {p} ranks").format(p=p)
+    return schedule_messages(fabric, msgs, quantum=1.0, name=name)
 
 
 # ----------------------------------------------------------------------------------------------

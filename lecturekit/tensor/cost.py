@@ -6,7 +6,9 @@ use. Two ways to the traffic:
 
 - :func:`simulate_cache` runs the nest's address trace through a fully associative LRU cache
   of lines (write-back: a dirty line of the output costs a write when it is evicted or at the
-  end). Exact for that cache, and slow (one Python step per access): for small nests.
+  end). Exact for that cache, and slow (one Python step per access): for small nests. The
+  cache itself is :func:`lru`, on a plain trace of ``(tensor, line, write)`` accesses
+  (:func:`line_trace` gives a nest's).
 - :func:`traffic` is the model a search can afford, the reuse analysis of the tiling
   literature (Wolf & Lam 1991): from the innermost loop outward, find the outermost level
   ``d`` whose loops' data (its *footprint*, counted in cache lines) fits in the cache. Inside
@@ -27,7 +29,7 @@ independent chains.
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -165,11 +167,92 @@ class Traffic:
         return reads, {output: self.writebacks * self.line_bytes}
 
 
+class _LRU:
+    """A fully associative LRU write-back, write-allocate cache of ``capacity`` lines: a miss
+    loads the line (a write too: the rest of the line must be there), a write makes its line
+    dirty, and a dirty line costs a write-back when it is evicted or when the run ends."""
+
+    def __init__(self, capacity: int):
+        self.capacity = capacity
+        self.cache: OrderedDict = OrderedDict()  # line key -> dirty
+        self.loads: Counter = Counter()
+        self.writebacks = 0
+
+    def run(self, keys, writes, tensor_of) -> None:
+        """Access ``keys`` in order (``writes[k]``: whether access ``k`` writes); a miss counts
+        a load of ``tensor_of(key)``."""
+        cache, capacity, loads = self.cache, self.capacity, self.loads
+        writebacks = 0
+        for key, write in zip(keys, writes, strict=True):
+            if key in cache:
+                cache.move_to_end(key)
+                if write:
+                    cache[key] = True
+                continue
+            loads[tensor_of(key)] += 1
+            cache[key] = write
+            if len(cache) > capacity:
+                _, dirty = cache.popitem(last=False)
+                writebacks += dirty
+        self.writebacks += writebacks
+
+    def finish(self) -> int:
+        """Write back every dirty line still cached; the write-backs in all."""
+        self.writebacks += sum(1 for dirty in self.cache.values() if dirty)
+        self.cache.clear()
+        return self.writebacks
+
+
+def lru(trace, lines: int) -> tuple[dict[str, int], int]:
+    """A trace of line accesses through a fully associative LRU write-back cache of ``lines``
+    lines (the cache :func:`simulate_cache` simulates, on plain data).
+
+    ``trace`` is a sequence of ``(tensor, line, write)``: the tensor's name, the number of the
+    line within it, and whether the access writes (a write to a line not cached loads it first,
+    write-allocate). Returns ``(loads, writebacks)``: lines loaded per tensor (every tensor of
+    the trace, in order of first access) and dirty lines written back, at eviction or at the
+    end. Problem set 14 asks for this function."""
+    if isinstance(lines, bool) or not isinstance(lines, int) or lines < 1:
+        raise ConfigError(f"lines: the cache must hold a whole number >= 1 of lines, got {lines!r}")
+    keys, writes = [], []
+    for k, access in enumerate(trace):
+        try:
+            tensor, line, write = access
+        except (TypeError, ValueError):
+            raise ConfigError(
+                f"trace[{k}]: expected (tensor, line, write), got {access!r}"
+            ) from None
+        keys.append((tensor, line))
+        writes.append(bool(write))
+    sim = _LRU(lines)
+    sim.run(keys, writes, lambda key: key[0])
+    writebacks = sim.finish()
+    first = dict.fromkeys(key[0] for key in keys)
+    return {t: sim.loads[t] for t in first}, writebacks
+
+
+def line_trace(nest: LoopNest, line_bytes: int = 64) -> list[tuple[str, int, bool]]:
+    """The nest's accesses in execution order as :func:`lru` reads them, ``(tensor, line,
+    write)``: per iteration point the inputs are read in order, then the output is read and
+    written (one access that writes). Lines are numbered within each tensor (row-major)."""
+    comp = nest.computation
+    if comp.points * (len(comp.inputs) + 1) > MAX_ACCESSES:
+        raise ScheduleError(f"{comp.name}: too many accesses for a trace")
+    per_line = _elems_per_line(nest, line_bytes)
+    accs = [*comp.inputs, comp.output]
+    out: list[tuple[str, int, bool]] = []
+    for values in nest.chunks():
+        cols = [_line_ids(nest, a, values, per_line).tolist() for a in accs]
+        for row in zip(*cols, strict=True):
+            out.extend((a.tensor, int(x), a is comp.output) for a, x in zip(accs, row, strict=True))
+    return out
+
+
 def simulate_cache(nest: LoopNest, cache_bytes: int, line_bytes: int = 64) -> Traffic:
     """Run the nest's accesses, in order, through a fully associative LRU write-back cache of
     ``cache_bytes``: per iteration point the inputs are read in order, then the output is read
-    and written. Counts the lines loaded per tensor and the dirty lines written back (at
-    eviction, and all the rest at the end)."""
+    and written (:func:`line_trace`, :func:`lru`). Counts the lines loaded per tensor and the
+    dirty lines written back (at eviction, and all the rest at the end)."""
     if isinstance(cache_bytes, bool) or not isinstance(cache_bytes, int) or cache_bytes < 1:
         raise ConfigError(
             _("cache_bytes must be a whole number >= 1, got {cache_bytes!r}").format(
@@ -191,28 +274,16 @@ def simulate_cache(nest: LoopNest, cache_bytes: int, line_bytes: int = 64) -> Tr
     tensors = _tensor_order(nest)
     tid = {t: k for k, t in enumerate(tensors)}
     accs = [*comp.inputs, comp.output]
-    capacity = cache_bytes // line_bytes
-    cache: OrderedDict = OrderedDict()  # (tensor, line) -> dirty
-    loads = dict.fromkeys(tensors, 0)
-    writebacks = 0
-    out_id = tid[comp.output.tensor]
+    n_acc, n_t = len(accs), len(tensors)
+    sim = _LRU(cache_bytes // line_bytes)
     for values in nest.chunks():
-        cols = [_line_ids(nest, a, values, per_line) * len(tensors) + tid[a.tensor] for a in accs]
-        trace = np.stack(cols, axis=1).reshape(-1).tolist()
-        n_acc = len(accs)
-        for pos, key in enumerate(trace):
-            write = pos % n_acc == n_acc - 1
-            if key in cache:
-                cache.move_to_end(key)
-                if write:
-                    cache[key] = True
-                continue
-            loads[tensors[key % len(tensors)]] += 1
-            cache[key] = write
-            if len(cache) > capacity:
-                _unused, dirty = cache.popitem(last=False)
-                writebacks += dirty
-    writebacks += sum(1 for key, dirty in cache.items() if dirty and key % len(tensors) == out_id)
+        # one integer a line: line number * tensors + tensor (faster than a tuple key)
+        cols = [_line_ids(nest, a, values, per_line) * n_t + tid[a.tensor] for a in accs]
+        keys = np.stack(cols, axis=1).reshape(-1).tolist()
+        writes = [False] * (n_acc - 1) + [True]
+        sim.run(keys, writes * (len(keys) // n_acc), lambda key: tensors[key % n_t])
+    writebacks = sim.finish()
+    loads = {t: sim.loads[t] for t in tensors}
     return Traffic(loads, writebacks, line_bytes, N_("LRU simulation"))
 
 
