@@ -151,7 +151,8 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers",
         "needs(*tools): optional tools the test runs (bwrap, chromium, clang, llvm-mca, "
-        "gcc-riscv, torch); skips saying what to install when one is missing, fails under CI",
+        "gcc-riscv, torch, cjk-font); skips saying what to install when one is missing, "
+        "fails under CI",
     )
 
 

@@ -3,11 +3,11 @@
 Installing lecturekit needs only Python and pip; a few tests need more: bubblewrap (every
 grading run sandboxes its submissions), Chromium and Playwright (the browser tests), clang,
 llvm-mca and a RISC-V GCC (chapter 12's live comparisons), PyTorch (measured against the memory
-calculator and its pipelining orders). A test names what it needs with the marker
-``@pytest.mark.needs("bwrap")`` (or calls :func:`require` where it finds out late); when a tool is
-missing, the test skips with one line saying what to install, and under CI (``CI`` set to
-anything but ``false``/``0``), where ``.ci/run`` installs them all, it fails instead, so a broken
-CI image cannot pass by skipping.
+calculator and its pipelining orders), a font with Chinese characters (Chinese figures). A test
+names what it needs with the marker ``@pytest.mark.needs("bwrap")`` (or calls :func:`require`
+where it finds out late); when a tool is missing, the test skips with one line saying what to
+install, and under CI (``CI`` set to anything but ``false``/``0``), where ``.ci/run`` installs
+them all, it fails instead, so a broken CI image cannot pass by skipping.
 """
 
 from __future__ import annotations
@@ -32,6 +32,9 @@ INSTALL = {
     "gcc-riscv": "a RISC-V GCC for chapter 12 (Debian/Ubuntu: "
     "`apt-get install gcc-riscv64-linux-gnu`)",
     "torch": "PyTorch, optional (`python -m pip install torch`; the CPU build is enough)",
+    "cjk-font": "a font with Chinese characters for Chinese figures (Debian/Ubuntu: "
+    "`apt-get install fonts-noto-cjk` or `fonts-wqy-microhei`; any system: "
+    "`python -m pip install noto-cjk-sans-otc`)",
 }
 
 
@@ -119,6 +122,14 @@ def _torch() -> str | None:
     return None
 
 
+def _cjk_font() -> str | None:
+    from lecturekit.viz import fonts
+
+    if fonts.cjk_font() is None:
+        return f"no CJK font found: install {INSTALL['cjk-font']}"
+    return None
+
+
 _CHECKS = {
     "bwrap": _bwrap,
     "chromium": _chromium,
@@ -126,4 +137,5 @@ _CHECKS = {
     "llvm-mca": _real("llvm-mca"),
     "gcc-riscv": _real("gcc-riscv"),
     "torch": _torch,
+    "cjk-font": _cjk_font,
 }

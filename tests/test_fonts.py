@@ -57,11 +57,11 @@ def stage_table():
     return draw_stage_table(simulate(SIX_BLOCK))
 
 
+@pytest.mark.needs("cjk-font")
 @pytest.mark.parametrize("draw", [dependence_graph, stage_table])
 def test_a_chinese_figure_has_no_missing_glyph(fresh_fonts, draw):
-    """On this machine (fonts-wqy-microhei; any font of CJK_FAMILIES would do) the Chinese
-    title renders with every glyph."""
-    assert fonts.cjk_font() is not None, "no CJK font here: install fonts-wqy-microhei"
+    """With a CJK font (fonts-wqy-microhei here; any font of CJK_FAMILIES, or the optional
+    package's, would do) the Chinese title renders with every glyph."""
     with language.using("zh"):
         found, caught = draw_and_render(draw)
     assert not [w for w in caught if "missing from font" in w], caught
@@ -109,9 +109,37 @@ def test_the_search_order_prefers_each_systems_own_font(monkeypatch, fresh_fonts
     assert installed("DejaVu Sans", "Heiti SC", "PingFang SC") == "PingFang SC"
     assert installed("Arial", "SimHei", "Microsoft YaHei") == "Microsoft YaHei"
     monkeypatch.setattr(fonts, "PACKAGE_FONT", ("no_such_font_package", "Noto Sans CJK SC"))
+    monkeypatch.setattr(font_manager, "findSystemFonts", lambda *args, **kwargs: [])
     assert installed("DejaVu Sans") is None
 
 
+@pytest.mark.needs("cjk-font")
+def test_a_font_installed_after_matplotlib_made_its_cache_is_found(monkeypatch, fresh_fonts):
+    """matplotlib lists the system's fonts once, into a cache it reads on every start: a CJK font
+    installed later (``apt install fonts-noto-cjk``, then a new kernel) is not in its list. The
+    search reads the system's font folders again and finds it, as the warning without a font
+    promises ("install one ... and restart the kernel")."""
+    from matplotlib import font_manager
+
+    listed = font_manager.fontManager.ttflist
+    cjk = [f for f in listed if f.name in fonts.CJK_FAMILIES]
+    if not cjk:
+        pytest.skip("the CJK font found is the optional package's, not a system font")
+    system = set(font_manager.findSystemFonts())
+    assert str(cjk[0].fname) in system  # a system font, not the optional package's
+    expected = next(name for name in fonts.CJK_FAMILIES if name in {f.name for f in cjk})
+    # the cache as it was made before the font was installed: nothing from the CJK fonts' files
+    files = {f.fname for f in cjk}
+    monkeypatch.setattr(
+        font_manager.fontManager, "ttflist", [f for f in listed if f.fname not in files]
+    )
+    monkeypatch.setattr(fonts, "PACKAGE_FONT", ("no_such_font_package", "Noto Sans CJK SC"))
+    assert fonts._listed(font_manager) is None
+    assert fonts.cjk_font() == expected
+    assert any(f.name == expected for f in font_manager.fontManager.ttflist)
+
+
+@pytest.mark.needs("cjk-font")
 def test_monospace_text_gets_the_cjk_font_too(fresh_fonts):
     with language.using("zh"):
         assert fonts.family("monospace") == ["monospace", fonts.cjk_font()]
@@ -140,6 +168,7 @@ def test_every_drawing_function_draws_chinese_with_a_cjk_font():
     assert not bare, bare
 
 
+@pytest.mark.needs("cjk-font")
 def test_chinese_tick_labels_on_axes_made_before_the_first_chinese_figure(fresh_fonts):
     """A notebook makes its axes (plt.subplots) before calling the first drawing function: the
     tick labels then keep the fonts of that moment; the drawing function gives them the CJK

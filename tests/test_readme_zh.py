@@ -69,3 +69,108 @@ def test_files_it_names_exist_and_nothing_points_outside():
     assert "glossary.ipynb" in named and "index.ipynb" in named
     for path in named:
         assert (ROOT / path).exists(), f"README.zh.md mentions {path}, which does not exist"
+
+
+# -- README.zh.md says everything README.md says ---------------------------------------------
+#: README.md's sections (``## ...``) and the Chinese README's, in the same order: a section added
+#: to one README without the other fails
+SECTIONS = {
+    "Set up": "安装与运行",
+    "Chapters": "章节",
+    "The `lecturekit` command": "`lecturekit` 命令",
+    "The Chinese edition (中文版)": "中文版",
+    "Problem sets": "习题",
+    "For contributors": "参与开发",
+}
+#: the paragraphs README.md leads with a bold phrase, and the Chinese README's, per section
+LEADS = {
+    "**Which language.**": "**用哪种语言。**",
+    "**Figures in Chinese.**": "**图中的中文。**",
+    "**Changing English text.**": "**修改英文原文之后。**",
+    "**Students.**": "**学生。**",
+    "**Instructors.**": "**教师。**",
+    "**Limits per submission.**": "**每份提交的限制。**",
+    "**What grading defends against.**": "**评分能防范什么。**",
+    "**What it does\nnot defend against:**": "**它不能防范的：**",
+}
+
+
+def sections(text: str) -> dict[str, str]:
+    """``## `` heading -> its text, in order."""
+    parts = re.split(r"^## (.+)$", text, flags=re.M)
+    return dict(zip(parts[1::2], parts[2::2], strict=True))
+
+
+def spaced(text: str) -> str:
+    return " ".join(text.split())
+
+
+def code_spans(text: str) -> list[str]:
+    """Inline code of ``text`` (fenced blocks left out), whitespace made single spaces."""
+    prose = re.sub(r"```.*?```", "", text, flags=re.S)
+    return [spaced(s) for s in re.findall(r"`([^`]+)`", prose)]
+
+
+def block_lines(text: str) -> list[str]:
+    """The code of every fenced block's lines (a trailing ``  # comment`` is prose)."""
+    return [
+        line.split("  #")[0].strip()
+        for block in re.findall(r"```\w*\n(.*?)```", text, re.S)
+        for line in block.splitlines()
+        if line.split("  #")[0].strip()
+    ]
+
+
+def numbers(text: str) -> list[str]:
+    prose = re.sub(r"```.*?```|`[^`]+`|\([a-z]+://[^)]+\)", "", text, flags=re.S)
+    return re.findall(r"(?<![\w.])\d+(?:\.\d+)?", prose)
+
+
+def test_the_chinese_readme_has_every_section_of_the_english_one():
+    assert list(sections(README)) == list(SECTIONS), "README.md's sections changed: map them"
+    assert list(sections(ZH)) == list(SECTIONS.values())
+
+
+@pytest.mark.parametrize("en", SECTIONS)
+def test_each_section_says_in_chinese_what_the_english_one_says(en):
+    """Everything of a README.md section that is not prose is in the same README.zh.md section:
+    each paragraph led by a bold phrase, each file, command, option, package and name in code,
+    each line of its code blocks, each number (limits, versions, sizes, seconds)."""
+    english, chinese = sections(README)[en], sections(ZH)[SECTIONS[en]]
+    leads = [lead for lead in LEADS if lead in english]
+    assert [LEADS[lead] for lead in leads] == [z for z in LEADS.values() if z in chinese], en
+    missing = [s for s in dict.fromkeys(code_spans(english)) if s not in spaced(chinese)]
+    assert not missing, f"README.zh.md's {SECTIONS[en]!r} lacks: {missing}"
+    lines = set(block_lines(chinese))
+    assert not [line for line in block_lines(english) if line not in lines], en
+    zh_numbers = set(numbers(chinese))
+    assert not [n for n in numbers(english) if n not in zh_numbers], en
+
+
+def test_both_readmes_tell_how_to_get_a_chinese_font():
+    """What the code does when a Chinese figure has no font: the packages its warning names (the
+    system's and the optional PyPI package lecturekit looks for) are in both READMEs; the
+    Chinese README no longer says that figures are English only."""
+    from lecturekit.viz import fonts
+
+    packages = re.findall(r"install ((?:fonts|noto)-[\w-]+)", fonts.NO_FONT)
+    packages += re.findall(r" or ((?:fonts|noto)-[\w-]+)", fonts.NO_FONT)
+    pypi = fonts.PACKAGE_FONT[0].replace("_", "-")
+    assert pypi in packages and "fonts-noto-cjk" in packages, packages
+    for name, text in (("README.md", README), ("README.zh.md", ZH)):
+        edition = [s for title, s in sections(text).items() if "中文版" in title][0]
+        for package in packages:
+            assert f"`{package}`" in edition or package in spaced(edition), (name, package)
+    assert "中文字体" in ZH and "只用英文" not in ZH
+
+
+def test_both_readmes_say_how_the_language_is_chosen():
+    from lecturekit import language
+
+    for name, text in (("README.md", README), ("README.zh.md", ZH)):
+        edition = [s for title, s in sections(text).items() if "中文版" in title][0]
+        for needed in ('lecturekit.set_language("zh")', language.ENV, "--lang zh"):
+            assert needed in edition, (name, needed)
+        for var in language.LOCALE_ENV:
+            assert f"`{var}`" in edition, (name, var)
+        assert "lecturekit assign" in text and "exercises/zh/NN_topic.ipynb" in edition, name

@@ -10,7 +10,9 @@ the CJK font: matplotlib falls back glyph by glyph along that list):
 1. the system's fonts, in :data:`CJK_FAMILIES` order: Linux (Noto Sans CJK SC from
    ``fonts-noto-cjk``, Source Han Sans SC, WenQuanYi Micro Hei / Zen Hei from ``fonts-wqy-*``,
    Droid Sans Fallback, AR PL UMing), macOS (PingFang SC, Hiragino Sans GB, Heiti SC, STHeiti,
-   Songti SC, Arial Unicode MS), Windows (Microsoft YaHei, SimHei, DengXian, SimSun);
+   Songti SC, Arial Unicode MS), Windows (Microsoft YaHei, SimHei, DengXian, SimSun); first in
+   matplotlib's font cache, then, if none is there, in the system's font folders read again (a
+   font installed after matplotlib made its cache);
 2. Noto Sans CJK from the optional PyPI package ``noto-cjk-sans-otc`` (``pip install
    noto-cjk-sans-otc``: one 19 MB font collection, SIL Open Font License), when installed;
 3. none: the figure is drawn in English (its text, not the printed output around it), with one
@@ -70,12 +72,33 @@ def cjk_font() -> str | None:
         return _found[0]
     from matplotlib import font_manager
 
-    installed = {f.name for f in font_manager.fontManager.ttflist}
-    found = next((name for name in CJK_FAMILIES if name in installed), None)
-    if found is None:
-        found = _package_font(font_manager)
+    found = _listed(font_manager) or _uncached(font_manager) or _package_font(font_manager)
     _found.append(found)
     return found
+
+
+def _listed(font_manager) -> str | None:
+    """The first of :data:`CJK_FAMILIES` that matplotlib's font list has."""
+    installed = {f.name for f in font_manager.fontManager.ttflist}
+    return next((name for name in CJK_FAMILIES if name in installed), None)
+
+
+def _uncached(font_manager) -> str | None:
+    """A CJK font installed after matplotlib made its font cache: matplotlib lists the system's
+    fonts once, into a cache it reads on every start, so a font installed later (``apt install
+    fonts-noto-cjk``) is not in its list. The system's font folders are read again and the files
+    the list lacks are added (only when no CJK font was listed: this takes a moment)."""
+    known = {str(f.fname) for f in font_manager.fontManager.ttflist}
+    try:
+        files = font_manager.findSystemFonts()
+    except OSError:
+        return None
+    for path in sorted(set(files) - known):
+        try:
+            font_manager.fontManager.addfont(path)
+        except (OSError, RuntimeError, ValueError):
+            continue  # a file the font library cannot read
+    return _listed(font_manager)
 
 
 def _package_font(font_manager) -> str | None:
