@@ -4,7 +4,9 @@ The notebooks import from here. Importing the package is cheap: it loads the err
 :func:`parse` and the instruction classes from :mod:`lecturekit.asm` on first use; drawing
 (:mod:`lecturekit.viz`) and widget (:mod:`lecturekit.widgets`) modules load matplotlib and
 ipywidgets only when used. :func:`set_language` chooses English or Chinese for everything the
-library shows (:mod:`lecturekit.language`). Modules that moved keep their old names
+library shows (:mod:`lecturekit.language`), and ``_``, ``ngettext`` and ``pgettext`` put a
+chapter's own text through the same catalog (``from lecturekit import _``, then
+``print(_("{n} cycles").format(n=n))``). Modules that moved keep their old names
 (:data:`MOVED`); the map of the folders is in docs/DESIGN.md ("Layout").
 """
 
@@ -20,7 +22,7 @@ from .errors import (
     ParseError,
     ScheduleError,
 )
-from .language import get_language, set_language
+from .language import _, get_language, ngettext, pgettext, set_language
 
 __version__ = "0.1.0"
 
@@ -87,6 +89,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "_",
     "ConfigError",
     "DeadlockError",
     "Instruction",
@@ -97,6 +100,8 @@ __all__ = [
     "Program",
     "ScheduleError",
     "get_language",
+    "ngettext",
     "parse",
+    "pgettext",
     "set_language",
 ]

@@ -4,6 +4,7 @@ and without any CJK font the figure is drawn in English instead of in boxes."""
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 import matplotlib
 import pytest
@@ -12,6 +13,7 @@ from lecturekit import language
 from lecturekit.target.deps import analyze
 from lecturekit.viz import fonts
 
+ROOT = Path(__file__).resolve().parents[1]
 SIX_BLOCK = "t0 = t1 + t2\nt1 = t0 + t1\nt3 = t2 + t4\nt0 = t1 + t2\nt5 = t3 + t4\nt6 = t2 + t7\n"
 
 
@@ -184,3 +186,59 @@ def test_chinese_tick_labels_on_axes_made_before_the_first_chinese_figure(fresh_
             lambda: plot_fabric(Fabric.build(2, 2, radix=4), ax=ax).figure
         )
     assert "节点" in found and not [w for w in caught if "missing from font" in w], caught
+
+
+def test_a_chapters_own_figure_draws_chinese_after_use_language_font(fresh_fonts):
+    """A chapter's own pyplot figure (chapter 06's unrolling plot) with a title from the catalog:
+    in Chinese, use_language_font gives matplotlib the CJK font (no missing glyph); in English
+    it changes nothing."""
+    import matplotlib.pyplot as plt
+    from matplotlib import rcParams
+
+    from lecturekit import _
+
+    before = list(rcParams["font.family"])
+    with language.using("en"):
+        assert fonts.use_language_font() is True
+    assert list(rcParams["font.family"]) == before
+
+    def draw():
+        fig, ax = plt.subplots(figsize=(3, 2), dpi=40)
+        ax.plot([1, 2], [3, 4], label=_("retire width"))
+        ax.set_title(_("reorder buffer size"))
+        ax.legend()
+        return fig
+
+    with language.using("zh"):
+        assert fonts.use_language_font() is True
+        found, caught = draw_and_render(draw)
+    assert "重排序缓冲区大小" in found and "提交宽度" in found
+    assert not [w for w in caught if "missing from font" in w], caught
+
+
+def test_without_a_cjk_font_use_language_font_says_so_once(fresh_fonts, monkeypatch):
+    monkeypatch.setattr(fonts, "_found", [None])
+    with language.using("zh"), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert fonts.use_language_font() is False
+        assert fonts.use_language_font() is False
+    assert len(caught) == 1 and "fonts-noto-cjk" in str(caught[0].message)
+
+
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "notebooks" / "zh").glob("*.ipynb")), ids=lambda p: p.stem
+)
+def test_a_chinese_chapters_figures_had_every_glyph(path):
+    """A glyph missing while a Chinese chapter was run shows in its saved outputs as
+    matplotlib's warning ("Glyph 21608 ... missing from font(s) DejaVu Sans"): there is none
+    (the chapter's own figures call use_language_font, the library's are wrapped by figure)."""
+    import json
+
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    warned = [
+        cell.get("id")
+        for cell in nb["cells"]
+        for out in cell.get("outputs", [])
+        if "missing from font" in "".join(out.get("text", ""))
+    ]
+    assert not warned, f"{path.name}: glyphs missing in cells {warned}"

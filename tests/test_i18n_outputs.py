@@ -10,19 +10,23 @@ from the catalog. Two lists, to grow:
   a chapter is listed once every lecturekit module it prints through is converted
   (tools/messages.py ``MARKED``);
 * :data:`ENFORCED`: chapters where no output at all holds an English sentence, i.e. also the
-  chapter's own code prints through lecturekit or ``_()`` (none yet: every chapter prints some
-  English of its own, e.g. ``print(f"... params ...")``).
+  chapter's own code prints through lecturekit or ``_()`` (``from lecturekit import _``; the
+  idiom is in CONTRIBUTING.md's Chinese-edition section), and whose code cells show no text
+  that is not marked (``python tools/messages.py find notebooks/NN_topic.ipynb``).
 """
 
 from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import messages  # noqa: E402  (tools/messages.py)
 
 #: Chinese chapters whose outputs hold no English sentence at all (the list to grow)
 ENFORCED: tuple[str, ...] = ()
@@ -75,16 +79,24 @@ def english_sentences(text: str) -> list[str]:
     return found
 
 
+#: a widget's output: its text/plain is the kernel's repr of the widget, not what anyone reads
+WIDGET = "application/vnd.jupyter.widget-view+json"
+
+
 def output_texts(path: Path) -> list[tuple[str, str]]:
-    """(cell id, text) of every text output of ``path``'s code cells (stream and text/plain;
-    a figure is checked by tests/test_fonts.py, a widget's HTML by the widget tests)."""
+    """(cell id, text) of every text output of ``path``'s code cells (stream, a Markdown table
+    the cell displayed, text/plain; a figure is checked by tests/test_fonts.py, a widget by the
+    widget tests)."""
     nb = json.loads(path.read_text(encoding="utf-8"))
     found = []
     for cell in nb["cells"]:
         if cell["cell_type"] != "code":
             continue
         for out in cell.get("outputs", []):
-            text = out.get("text") or out.get("data", {}).get("text/plain", "")
+            data = out.get("data", {})
+            if WIDGET in data:
+                continue
+            text = out.get("text") or data.get("text/markdown") or data.get("text/plain", "")
             text = "".join(text) if isinstance(text, list) else text
             if text:
                 found.append((cell.get("id", "?"), text))
@@ -107,6 +119,35 @@ def own(sentence: str, source: str) -> bool:
     """Whether the printing cell's own code wrote ``sentence`` (all its words are in it)."""
     words = re.findall(r"[A-Za-z'-]+", sentence)
     return all(w in source for w in words if is_prose(w))
+
+
+def test_a_markdown_table_is_read_and_a_widgets_repr_is_not(tmp_path):
+    nb = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "id": "t",
+                "source": "",
+                "outputs": [
+                    {
+                        "output_type": "display_data",
+                        "data": {
+                            "text/markdown": "| order | cycles |\n| --- | --- |\n| program order |",
+                            "text/plain": "<IPython.core.display.Markdown object>",
+                        },
+                    },
+                    {
+                        "output_type": "display_data",
+                        "data": {WIDGET: {"model_id": "x"}, "text/plain": "VBox(children=...)"},
+                    },
+                ],
+            }
+        ]
+    }
+    path = tmp_path / "nb.ipynb"
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    ((cell, text),) = output_texts(path)
+    assert cell == "t" and text.startswith("| order | cycles |")
 
 
 def test_printed_by_the_cell_or_by_the_library():
@@ -145,4 +186,18 @@ def test_a_chinese_chapters_outputs_are_chinese(name):
         f"{path.relative_to(ROOT)} prints English (run `lecturekit translate build "
         f"{name[:2]}`; if it still does, the text is not in the catalog yet):\n"
         + "\n".join(found[:40])
+    )
+
+
+@pytest.mark.parametrize("name", ENFORCED)
+def test_a_chinese_chapters_code_marks_what_it_shows(name):
+    """The chapter's code cells (the same in both editions) show no text that is not in the
+    catalog, and do not rebind the ``_`` they translate with."""
+    chapter = f"notebooks/{name}.ipynb"
+    found = [str(u) for u in messages.find([chapter])]
+    found += messages.shadowed(paths=(chapter,))
+    found += messages.marked_calls_with_no_literal(paths=(chapter,))
+    assert not found, (
+        f"{chapter} shows text that is not marked (wrap it in _(), see CONTRIBUTING.md's "
+        "Chinese edition):\n" + "\n".join(found[:40])
     )

@@ -70,13 +70,16 @@ def test_no_throwaway_underscore_where_underscore_translates(tmp_path):
 
 def test_babel_and_the_syntax_tree_see_the_same_messages():
     """Two paths to the message list agree: Babel's extraction (what the catalog holds) and the
-    literal first arguments of the marking calls found by walking the syntax tree."""
+    literal first arguments of the marking calls found by walking the syntax tree, in the
+    package and in the English chapters' code cells."""
     import ast
 
-    babel = {(m.id if isinstance(m.id, str) else m.id[0]) for m in messages.extract() if m.id}
+    template = messages.extract(helpers=False)
+    babel = {(m.id if isinstance(m.id, str) else m.id[0]) for m in template if m.id}
     walked = set()
-    for path in messages.source_files():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for unit in messages.code():
+        tree = ast.parse(unit.source) if unit.cell is None else messages._parse(unit.source)
+        for node in ast.walk(tree) if tree is not None else ():
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Name)
@@ -122,6 +125,143 @@ def test_the_checks_see_a_missing_entry_and_a_stale_mo(tmp_path, monkeypatch):
     )
     (hit,) = messages.unmarked(planted)
     assert hit.line == 4 and hit.text == "{} stall cycles"
+
+
+def _planted_chapter(tmp_path, monkeypatch, cells):
+    """A course in ``tmp_path`` with one English chapter of ``cells`` ((id, code) pairs) and
+    its Chinese twin in notebooks/zh (which the tools must not read)."""
+    import nbformat
+
+    monkeypatch.setattr(messages, "ROOT", tmp_path)
+    monkeypatch.setattr(messages, "NOTEBOOKS", tmp_path / "notebooks")
+    nb = nbformat.v4.new_notebook()
+    for cell, source in cells:
+        nb.cells.append(nbformat.v4.new_code_cell(source, id=cell))
+    path = tmp_path / "notebooks" / "04_planted.ipynb"
+    (path.parent / "zh").mkdir(parents=True)
+    nbformat.write(nb, str(path))
+    nbformat.write(nb, str(path.parent / "zh" / path.name))
+    return path
+
+
+CHAPTER = [
+    (
+        "setup",
+        '%config InlineBackend.figure_format = "png"\n'
+        "from lecturekit import _\n"
+        "from IPython.display import Markdown, display\n\n\n"
+        "def table(header, rows):\n"
+        '    lines = ["| " + " | ".join(_(h) for h in header) + " |"]\n'
+        '    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]\n'
+        '    display(Markdown("\\n".join(lines)))\n',
+    ),
+    (
+        "marked",
+        'orders = {_("program order"): [0, 1], _("the slide\'s order"): [1, 0]}\n'
+        "rows = [[what, len(order)] for what, order in orders.items()]\n"
+        'table(["order", "cycles"], rows)\n'
+        'print(_("{n} cycles on {machine}").format(n=3, machine="dual"))\n'
+        'print(ngettext("{n} stall cycle", "{n} stall cycles", 2).format(n=2))\n',
+    ),
+    (
+        "unmarked",
+        'SIX = """\nbne $t0, $zero, loop\nadd $t1, $t2, $t3\n"""\n'
+        'labels = {"six on dual": SIX, "M": "mul $t0, $t1, $t2"}\n'
+        "rows = []\n"
+        "for name, text in labels.items():\n"
+        '    rows.append([name, "optimal", f"{len(text)} characters"])\n'
+        'table(["block", "what", "length"], rows)\n'
+        'print(f"{len(rows)} blocks, lower bound {3}")\n'
+        'draw(SIX, title="the six-instruction block", engine="classic")\n'
+        'print("bne $t0, $zero, loop")  # i18n: as is\n'
+        "_, trace = (1, 2)\n",
+    ),
+]
+
+
+def test_a_chapters_code_cells_are_in_the_catalog(tmp_path, monkeypatch):
+    """The English chapter's marked text is extracted with its cell as the source reference,
+    and so is what it gives its own helper that translates (table's header); the Chinese
+    twin in notebooks/zh is not read (its code is the same)."""
+    _planted_chapter(tmp_path, monkeypatch, CHAPTER)
+    assert [(nb.name, cell) for nb, cell, _src in _units()] == [
+        ("04_planted.ipynb", "setup"),
+        ("04_planted.ipynb", "marked"),
+        ("04_planted.ipynb", "unmarked"),
+    ]
+    template = messages.extract()
+    found = {m.id: sorted(f for f, _line in m.locations) for m in template if m.id}
+    here = "notebooks/04_planted.ipynb"
+    assert found["program order"] == [f"{here}#marked"]
+    assert found["{n} cycles on {machine}"] == [f"{here}#marked"]
+    assert found[("{n} stall cycle", "{n} stall cycles")] == [f"{here}#marked"]
+    assert found["order"] == found["cycles"] == [f"{here}#marked"]  # table(...) translates
+    assert found["block"] == [f"{here}#unmarked"]
+    assert "the six-instruction block" not in found  # not marked: find reports it
+    without = {m.id for m in messages.extract(helpers=False) if m.id}
+    assert "program order" in without and "order" not in without
+
+
+def _units():
+    return [(u.path, u.cell, u.source) for u in messages.code(("notebooks",))]
+
+
+def test_find_reports_a_chapters_unmarked_text_and_nothing_else(tmp_path, monkeypatch):
+    """What the chapter shows without _(): a table row's text put in by rows.append (also a
+    single word), a label bound on its way (prose only: "M" and the program are not), an
+    f-string printed, a figure's title; not the marked cell, not code (registers, a
+    program), not a keyword that names a style or an engine, not a line marked as is."""
+    path = _planted_chapter(tmp_path, monkeypatch, CHAPTER)
+    found = [(u.cell, u.line, u.text) for u in messages.find(["notebooks"])]
+    assert found == [
+        ("unmarked", 5, "six on dual"),
+        ("unmarked", 8, "optimal"),
+        ("unmarked", 8, "{} characters"),
+        ("unmarked", 10, "{} blocks, lower bound {}"),
+        ("unmarked", 11, "the six-instruction block"),
+    ]
+    assert str(messages.find([str(path.relative_to(tmp_path))])[0]).startswith(
+        "notebooks/04_planted.ipynb#unmarked:5: 'six on dual'"
+    )
+    # the chapter translates with _(), so the throwaway `_` at the top of a cell is wrong
+    (wrong,) = messages.shadowed(paths=("notebooks",))
+    assert wrong.startswith("notebooks/04_planted.ipynb#unmarked:13: `_` is bound here")
+    assert messages.marked_calls_with_no_literal(paths=("notebooks",)) == []
+
+
+def test_a_built_message_in_a_chapter_is_found(tmp_path, monkeypatch):
+    _planted_chapter(tmp_path, monkeypatch, [("c", 'n = 2\nprint(_(f"{n} cycles"))\n')])
+    assert messages.marked_calls_with_no_literal(paths=("notebooks",)) == [
+        "notebooks/04_planted.ipynb#c:2: _() of text built in place"
+    ]
+
+
+def test_a_chapter_translates_after_ipython_shows_a_value(tmp_path):
+    """IPython binds ``_`` to the last value a cell shows, unless the notebook bound ``_``
+    itself: a Chinese chapter that imports ``_`` from lecturekit keeps translating after a cell
+    whose value is shown (the idiom of CONTRIBUTING's Chinese edition)."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    folder = tmp_path / "notebooks" / "zh"
+    folder.mkdir(parents=True)
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["lecturekit"] = {"edition": "zh"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    nb.cells = [
+        nbformat.v4.new_code_cell("from lecturekit import _, ngettext"),
+        nbformat.v4.new_code_cell("41 + 1"),
+        nbformat.v4.new_code_cell(
+            'print(_("retire width"))\nprint(ngettext("{n} cycle", "{n} cycles", 3).format(n=3))'
+        ),
+    ]
+    NotebookClient(nb, timeout=120, resources={"metadata": {"path": str(folder)}}).execute()
+    assert nb.cells[1].outputs[0]["data"]["text/plain"] == "42"
+    assert nb.cells[2].outputs[0]["text"] == "提交宽度\n3 个周期\n"
 
 
 def test_wrap_marks_an_f_string_with_named_values(tmp_path):

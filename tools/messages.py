@@ -2,19 +2,28 @@
 
 Usage (from the course root, with Babel installed: ``pip install -e .[test]``)::
 
-    python tools/messages.py update     # extract every marked message of lecturekit/, merge
-                                        # into locale/zh/LC_MESSAGES/lecturekit.po (new ones
+    python tools/messages.py update     # extract every marked message of lecturekit/ and of
+                                        # the English chapters' code cells, merge into
+                                        # locale/zh/LC_MESSAGES/lecturekit.po (new ones
                                         # empty, changed ones fuzzy with the old translation)
     python tools/messages.py compile    # .po -> .mo (committed beside it)
     python tools/messages.py check      # what is untranslated, fuzzy, stale or inconsistent
-    python tools/messages.py find [PATH...]   # user-facing text not marked (default: MARKED)
+    python tools/messages.py find [PATH...]   # user-facing text not marked (default: MARKED;
+                                        # a chapter: notebooks/04_list_scheduling.ipynb, or
+                                        # `notebooks` for every English chapter)
     python tools/messages.py wrap FILE...     # mark it: "x" -> _("x"), f"{a} b" ->
                                         # _("{a} b").format(a=a); review the diff, then
                                         # `ruff format`; module-level text is listed, not changed
 
+One catalog holds the library's text and the chapters' own: a chapter's code cells are the
+same in both editions, so what they print goes through ``_()`` too (``from lecturekit import
+_``), and ``update`` extracts it from ``notebooks/*.ipynb`` (the English chapters; the Chinese
+ones have the same code) with the source reference ``notebooks/NN_topic.ipynb#<cell id>``.
+
 The catalog's rules are in :mod:`lecturekit.language`; ``tests/test_messages.py`` runs
 ``check`` and ``find`` (so it fails on a marked message with no Chinese, a stale ``.mo``, or
-text in :data:`MARKED` that is not marked).
+text in :data:`MARKED` that is not marked), and ``tests/test_i18n_outputs.py`` runs ``find`` on
+each chapter it enforces.
 """
 
 from __future__ import annotations
@@ -22,6 +31,7 @@ from __future__ import annotations
 import ast
 import datetime
 import io
+import json
 import re
 import string
 import sys
@@ -31,6 +41,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "lecturekit"
+#: the English chapters, whose code cells are read like modules (the Chinese ones, in zh/, have
+#: the same code)
+NOTEBOOKS = ROOT / "notebooks"
 LOCALE = PACKAGE / "locale"
 DOMAIN = "lecturekit"
 TRANSLATED = ("zh",)
@@ -71,27 +84,99 @@ def mo_path(language: str) -> Path:
 
 
 def source_files(paths=("lecturekit",)) -> list[Path]:
+    """The Python modules under ``paths`` (notebooks are :func:`notebook_files`)."""
     found: set[Path] = set()
     for p in paths:
         path = ROOT / p
+        if path.suffix == ".ipynb" or path == NOTEBOOKS:
+            continue
         found |= set(path.rglob("*.py")) if path.is_dir() else {path}
     return sorted(f for f in found if f.is_file())
 
 
+def notebook_files(paths=("notebooks",)) -> list[Path]:
+    """The English chapters among ``paths`` (``notebooks`` for all of them, or chapter files;
+    never the Chinese edition in ``notebooks/zh``, whose code is the English one's)."""
+    found: set[Path] = set()
+    for p in paths:
+        path = ROOT / p
+        if path.is_dir() and path.resolve() == NOTEBOOKS.resolve():
+            found |= set(path.glob("*.ipynb"))
+        elif path.suffix == ".ipynb":
+            found.add(path)
+    return sorted(f for f in found if f.is_file())
+
+
+#: a line of IPython (a magic, a shell command): not Python, read as a comment
+_MAGIC = re.compile(r"^(\s*)([%!])", re.MULTILINE)
+
+
+def notebook_cells(path: Path) -> list[tuple[str, str]]:
+    """(cell id, code) of each code cell of the notebook at ``path``, its IPython lines
+    (``%config ...``) turned into comments so that the lines keep their numbers; a cell that is
+    a cell magic (``%%bash``) is not Python and is left out."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    cells = []
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source", "")
+        source = "".join(source) if isinstance(source, list) else source
+        if source.lstrip().startswith("%%"):
+            continue
+        cells.append((cell.get("id", "?"), _MAGIC.sub(r"\1#\2", source)))
+    return cells
+
+
+@dataclass(frozen=True)
+class Code:
+    """Python the catalog reads: a module of the package, or one code cell of a chapter."""
+
+    path: Path
+    source: str
+    cell: str | None = None
+
+    @property
+    def where(self) -> str:
+        """How the catalog names it: ``lecturekit/core/window.py``,
+        ``notebooks/04_list_scheduling.ipynb#e3a0e866``."""
+        return rel(self.path) + (f"#{self.cell}" if self.cell is not None else "")
+
+
+def code(paths=("lecturekit", "notebooks")) -> list[Code]:
+    """The modules and the chapters' code cells under ``paths``."""
+    found = [Code(p, p.read_text(encoding="utf-8")) for p in source_files(paths)]
+    for nb in notebook_files(paths):
+        found += [Code(nb, source, cell) for cell, source in notebook_cells(nb)]
+    return found
+
+
 # -- extraction (Babel) ------------------------------------------------------------------------
-def extract():
-    """A Babel catalog template of every marked message in lecturekit/, in file and line
-    order, each with the files it comes from."""
+def extract(helpers: bool = True):
+    """A Babel catalog template of every marked message in lecturekit/ and in the English
+    chapters' code cells, in file and line order, each with the files (and cells) it comes
+    from; with ``helpers``, also the text a chapter gives a helper of its own that translates
+    it (:func:`helper_messages`)."""
     from babel.messages.catalog import Catalog
-    from babel.messages.extract import extract_from_file
+    from babel.messages.extract import extract as babel_extract
 
     template = Catalog(domain=DOMAIN, fuzzy=False)
-    for path in source_files():
-        rel = path.relative_to(ROOT).as_posix()
-        for lineno, message, comments, context in extract_from_file(
-            "python", path, keywords=KEYWORDS, comment_tags=("i18n:",), strip_comment_tags=True
+    for unit in code():
+        for lineno, message, comments, context in babel_extract(
+            "python",
+            io.BytesIO(unit.source.encode("utf-8")),
+            keywords=KEYWORDS,
+            comment_tags=("i18n:",),
+            options={"encoding": "utf-8"},
+            strip_comment_tags=True,
         ):
-            template.add(message, None, [(rel, lineno)], auto_comments=comments, context=context)
+            template.add(
+                message, None, [(unit.where, lineno)], auto_comments=comments, context=context
+            )
+    if helpers:
+        for nb in notebook_files():
+            for cell, lineno, message in helper_messages(nb):
+                template.add(message, None, [(f"{rel(nb)}#{cell}", lineno)])
     return template
 
 
@@ -334,10 +419,12 @@ class Unmarked:
     text: str
     node: ast.AST
     module_level: bool
+    cell: str | None = None  # a chapter's code cell (its id); line is the cell's
 
     def __str__(self) -> str:
         where = " (module level: mark with N_, translate where shown)" if self.module_level else ""
-        return f"{self.path.relative_to(ROOT)}:{self.line}: {self.text[:70]!r}{where}"
+        place = rel(self.path) + (f"#{self.cell}" if self.cell is not None else "")
+        return f"{place}:{self.line}: {self.text[:70]!r}{where}"
 
 
 def _call_name(node: ast.Call) -> str | None:
@@ -464,24 +551,351 @@ def unmarked(path: Path) -> list[Unmarked]:
     return sorted(found, key=lambda u: u.line)
 
 
+# -- a chapter's helpers that translate what they are given --------------------------------------
+def _cell_trees(path: Path) -> list[tuple[str, ast.AST, str]]:
+    """(cell id, syntax tree, code) of each code cell of a chapter that is Python."""
+    found = []
+    for cell, source in notebook_cells(path):
+        tree = _parse(source)
+        if tree is not None:
+            found.append((cell, tree, source))
+    return found
+
+
+def translating_parameters(trees) -> dict[str, dict[str, int | None]]:
+    """The functions a chapter defines that translate a parameter themselves: ``{function:
+    {parameter: position}}``. A parameter is translated when the function passes it, or each
+    of its items, to ``_()``: ``_(title)``, ``" | ".join(_(h) for h in header)``."""
+    found: dict[str, dict[str, int | None]] = {}
+    for _cell, tree, _source in trees:
+        for fn in tree.body:
+            if not isinstance(fn, ast.FunctionDef):
+                continue
+            positional = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+            params = set(positional) | {a.arg for a in fn.args.kwonlyargs}
+            items = {}  # a name bound to each item of a parameter: for h in header
+            for node in ast.walk(fn):
+                loops = [node] if isinstance(node, (ast.For, ast.comprehension)) else []
+                for loop in loops:
+                    if (
+                        isinstance(loop.target, ast.Name)
+                        and isinstance(loop.iter, ast.Name)
+                        and loop.iter.id in params
+                    ):
+                        items[loop.target.id] = loop.iter.id
+            for node in ast.walk(fn):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id in ("_", "gettext")
+                    and node.args
+                    and isinstance(node.args[0], ast.Name)
+                ):
+                    name = node.args[0].id
+                    param = name if name in params else items.get(name)
+                    if param is not None:
+                        position = positional.index(param) if param in positional else None
+                        found.setdefault(fn.name, {})[param] = position
+    return found
+
+
+def _translated_arguments(call: ast.Call, params: dict[str, int | None]) -> list[ast.AST]:
+    """The arguments of ``call`` that its function translates (:func:`translating_parameters`)."""
+    found = []
+    for param, position in params.items():
+        if position is not None and position < len(call.args):
+            found.append(call.args[position])
+        found += [k.value for k in call.keywords if k.arg == param]
+    return found
+
+
+def _helper_literals(arg: ast.AST) -> list[ast.Constant]:
+    """The texts a helper is given as they are written: ``"order"``, or the texts of a list or
+    tuple written in place (``["order", "cycles", *more]``)."""
+    elts = arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg]
+    return [e for e in elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+
+
+def helper_messages(path: Path) -> list[tuple[str, int, str]]:
+    """(cell id, line, text) of each text a chapter gives one of its own helpers that
+    translates it (``table(["order", "cycles"], rows)`` where ``table`` does ``_(h) for h in
+    header``): they are in the catalog as if written ``_("order")``, so the call reads
+    naturally and the helper translates in one place."""
+    trees = _cell_trees(path)
+    helpers = translating_parameters(trees)
+    found = []
+    for cell, tree, _source in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                params = helpers.get(node.func.id)
+                for arg in _translated_arguments(node, params) if params else ():
+                    for literal in _helper_literals(arg):
+                        if literal.value.strip():
+                            found.append((cell, literal.lineno, literal.value))
+    return found
+
+
+# -- unmarked text in a chapter's code cells ---------------------------------------------------
+#: what a chapter's code shows text with, besides :data:`SHOWN_CALLS`: IPython's display and
+#: Markdown, pyplot's functions, tick labels and legends
+CELL_SHOWN_CALLS = SHOWN_CALLS | {
+    "display",
+    "Markdown",
+    "title",
+    "xlabel",
+    "ylabel",
+    "legend",
+    "figtext",
+    "set_xticklabels",
+    "set_yticklabels",
+    "bar_label",
+}
+CELL_SHOWN_KEYWORDS = SHOWN_KEYWORDS | {"labels", "tick_label", "xticklabels", "yticklabels"}
+#: methods that put values into the container they are called on (a table's rows)
+FILLS = {"append", "extend", "insert", "add", "update", "setdefault", "appendleft"}
+#: calls whose result shows what they are given (the container's items, the text itself)
+PASSES_ON = {"items", "values", "keys", "copy", "strip", "upper", "lower", "capitalize"}
+PASSES_ON_BUILTINS = {"str", "list", "tuple", "sorted", "reversed", "enumerate", "zip", "set"}
+#: code and names inside a text: registers ($t0, %rax), snake_case and dotted names, `code`,
+#: command-line options (-funroll-loops), names with a digit (sifive-u74, fp16, A100)
+CODE_WORDS = re.compile(
+    r"[$%]\w+|\w+_\w+|\w+\.\w+|`[^`]*`|(?<![\w-])--?\w[\w-]*|\b[\w-]*\d[\w-]*\b"
+)
+
+
+def _cell_words(text: str) -> str:
+    """``text`` without markup, the values filled in, and code or names in it."""
+    return CODE_WORDS.sub(" ", re.sub(r"<[^>]*>|&\w+;|\{\}", " ", text))
+
+
+def unmarked_in_cells(path: Path) -> list[Unmarked]:
+    """Text that a chapter's code cells show without ``_()``.
+
+    A chapter's code runs after its language is chosen, so nothing in it is "module level";
+    what counts is where a text goes. Shown are the arguments of ``print``, ``display``,
+    ``Markdown``, a widget and a drawing (``set_title``, ``title=``, ``label=`` ...), and of a
+    function the chapter defines that shows them (its table helper); through a name, what was
+    put in it (``rows.append([...])``, ``rows += ...``), and what it was bound to
+    (``what = ...``, ``for what, order in orders.items()``), and a function's ``return``.
+    Text given to the shown call, or put into a shown container, is reported when it holds a
+    word; text bound to a name on its way there when it reads as prose (two words or more: a
+    single word there is usually a name the code passes on, like a machine's). Not reported:
+    names and code inside a text (``$t0``, ``slide_literally``), text inside any other call
+    (``analyze(SIX)``, ``list_schedule(dg, "height")``), a line marked ``# i18n: as is`` or
+    ``# i18n: not shown``."""
+    cells = []
+    for cell, source in notebook_cells(path):
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue  # not Python: running the chapter says so
+        skip = _skipped_lines(source)
+        ignored: set[int] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.stmt) and node.lineno in skip:
+                ignored |= {id(sub) for sub in ast.walk(node)}
+        cells.append((cell, tree, skip, ignored))
+    where_of = {id(node): cell for cell, tree, _s, _i in cells for node in ast.walk(tree)}
+    functions: dict[str, ast.FunctionDef] = {}
+    for _cell, tree, _s, _i in cells:
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef):
+                functions[node.name] = node
+    calls = [n for _c, tree, _s, _i in cells for n in ast.walk(tree) if isinstance(n, ast.Call)]
+    helpers = translating_parameters([(cell, tree, "") for cell, tree, _s, _i in cells])
+    translated: set[int] = set()  # texts given to a helper that translates them
+    for call in calls:
+        params = helpers.get(call.func.id) if isinstance(call.func, ast.Name) else None
+        for arg in _translated_arguments(call, params) if params else ():
+            translated |= {id(literal) for literal in _helper_literals(arg)}
+    ignored_all = set().union(*(c[3] for c in cells)) if cells else set()
+    skip_of = {cell: skip for cell, _t, skip, _i in cells}
+
+    found: dict[int, Unmarked] = {}
+    walked: set[tuple[int, bool]] = set()
+    todo: list[tuple[ast.AST, bool]] = []
+    tainted: set[str] = set()
+    returning: set[str] = set()
+
+    def show(node: ast.AST | None, direct: bool) -> None:
+        if node is not None and (id(node), direct) not in walked and id(node) not in ignored_all:
+            walked.add((id(node), direct))
+            todo.append((node, direct))
+
+    def report(node: ast.AST, text: str, direct: bool) -> None:
+        cell = where_of[id(node)]
+        lines = range(node.lineno, (node.end_lineno or node.lineno) + 1)
+        if not text.strip() or id(node) in translated or any(n in skip_of[cell] for n in lines):
+            return
+        words = _cell_words(text)
+        prose = PROSE.search(words) and "\n" not in text.strip()
+        if (direct and re.search(r"[A-Za-z]{2,}", words)) or prose:
+            found[id(node)] = Unmarked(path, node.lineno, text, node, False, cell)
+
+    def taint(name: str) -> None:
+        if name in tainted or name in functions:
+            return
+        tainted.add(name)
+        for _cell, tree, _s, _i in cells:
+            for node in ast.walk(tree):
+                bound_here = False
+                if isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)):
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    bound_here = any(_binds(t, name) for t in targets)
+                    if bound_here:
+                        show(node.value, False)
+                    elif any(_fills(t, name) for t in targets):
+                        show(node.value, True)  # rows[k] = [...]
+                elif isinstance(node, ast.AugAssign) and _binds(node.target, name):
+                    show(node.value, True)  # lines += [...]
+                elif isinstance(node, (ast.For, ast.comprehension)) and _binds(node.target, name):
+                    show(node.iter, False)
+                elif (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in FILLS
+                    and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == name
+                ):
+                    for arg in [*node.args, *(k.value for k in node.keywords)]:
+                        show(arg, True)
+        for fname, fn in functions.items():  # a parameter of a function the chapter defines
+            params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+            if name not in params and name not in [a.arg for a in fn.args.kwonlyargs]:
+                continue
+            k = params.index(name) if name in params else None
+            for call in calls:
+                if isinstance(call.func, ast.Name) and call.func.id == fname:
+                    if k is not None and k < len(call.args):
+                        show(call.args[k], True)
+                    for kw in call.keywords:
+                        if kw.arg == name:
+                            show(kw.value, True)
+
+    def walk(node: ast.AST, direct: bool) -> None:
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, str):
+                report(node, node.value, direct)
+        elif isinstance(node, ast.JoinedStr):
+            report(node, _literal_text(node) or "", direct)
+            for v in node.values:
+                if isinstance(v, ast.FormattedValue):
+                    show(v.value, direct)
+        elif isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            for e in node.elts:
+                show(e, direct)
+        elif isinstance(node, ast.Dict):
+            for e in [*node.keys, *node.values]:
+                show(e, direct)
+        elif isinstance(node, ast.BinOp):
+            show(node.left, direct)
+            show(node.right, direct)
+        elif isinstance(node, ast.BoolOp):
+            for e in node.values:
+                show(e, direct)
+        elif isinstance(node, ast.IfExp):
+            show(node.body, direct)
+            show(node.orelse, direct)
+        elif isinstance(node, (ast.Starred, ast.Subscript, ast.NamedExpr)):
+            show(node.value, direct)
+        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+            show(node.elt, direct)
+        elif isinstance(node, ast.DictComp):
+            show(node.key, direct)
+            show(node.value, direct)
+        elif isinstance(node, ast.Name):
+            taint(node.id)
+        elif isinstance(node, ast.Call):
+            name = _call_name(node)
+            if name in MARKERS:
+                return  # marked: the catalog has it
+            if isinstance(node.func, ast.Attribute) and name == "format":
+                show(node.func.value, direct)
+                for arg in [*node.args, *(k.value for k in node.keywords)]:
+                    show(arg, False)  # values put into a text: names, unless prose
+            elif isinstance(node.func, ast.Attribute) and name == "join":
+                for arg in node.args:
+                    show(arg, direct)  # what it joins, not the separator
+            elif isinstance(node.func, ast.Attribute) and name in PASSES_ON:
+                show(node.func.value, direct)
+            elif isinstance(node.func, ast.Name) and name in PASSES_ON_BUILTINS:
+                for arg in node.args:
+                    show(arg, direct)
+            elif isinstance(node.func, ast.Name) and name in functions and name not in returning:
+                returning.add(name)
+                for sub in ast.walk(functions[name]):
+                    if isinstance(sub, ast.Return):
+                        show(sub.value, True)
+
+    for _cell, tree, _s, _i in cells:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                name = _call_name(node)
+                if name in CELL_SHOWN_CALLS:
+                    for arg in node.args:
+                        show(arg, True)
+                for kw in node.keywords:
+                    if kw.arg in CELL_SHOWN_KEYWORDS:
+                        show(kw.value, True)
+        last = tree.body[-1] if tree.body else None
+        if isinstance(last, ast.Expr) and not isinstance(last.value, ast.Call):
+            show(last.value, True)  # a cell's last value is displayed
+    while todo:
+        walk(*todo.pop())
+    order = {cell: k for k, (cell, _t, _s, _i) in enumerate(cells)}
+    return sorted(found.values(), key=lambda u: (order[u.cell], u.line, u.node.col_offset))
+
+
+def _binds(target: ast.AST, name: str) -> bool:
+    """Whether assigning to ``target`` binds ``name`` (``name``, ``a, name``, ``a, (b, name)``)."""
+    if isinstance(target, ast.Name):
+        return target.id == name
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return any(_binds(t, name) for t in target.elts)
+    if isinstance(target, ast.Starred):
+        return _binds(target.value, name)
+    return False
+
+
+def _fills(target: ast.AST, name: str) -> bool:
+    """Whether assigning to ``target`` puts a value into ``name`` (``name[k] = ...``)."""
+    return (
+        isinstance(target, ast.Subscript)
+        and isinstance(target.value, ast.Name)
+        and target.value.id == name
+    )
+
+
 def find(paths=MARKED, not_yet=NOT_YET) -> list[Unmarked]:
+    """Unmarked text in the modules under ``paths`` (:func:`unmarked`) and in the chapters
+    among them (``notebooks/NN_topic.ipynb``, or ``notebooks`` for all:
+    :func:`unmarked_in_cells`)."""
     skip = tuple(ROOT / p for p in not_yet)
-    return [
+    found = [
         u
         for path in source_files(paths)
         if not any(path == s or s in path.parents for s in skip)
         for u in unmarked(path)
     ]
+    return found + [u for nb in notebook_files(paths) for u in unmarked_in_cells(nb)]
 
 
-def marked_calls_with_no_literal(paths=("lecturekit",)) -> list[str]:
+def _tree(unit: Code) -> ast.AST | None:
+    """The syntax tree of ``unit``; None for a cell that is not Python (running the chapter
+    says so), where a module's syntax error is raised."""
+    return ast.parse(unit.source) if unit.cell is None else _parse(unit.source)
+
+
+def marked_calls_with_no_literal(paths=("lecturekit", "notebooks")) -> list[str]:
     """``_(f"...")``, ``_("a" + b)``, ``_("{n}".format(n=n))``: a marking call whose message is
     built in place, which no extraction can see (the catalog would never hold it). A name, an
-    attribute or a subscript is fine: text marked with ``N_`` where it was defined."""
+    attribute or a subscript is fine: text marked with ``N_`` where it was defined (or, in a
+    chapter, data shown as it is translated: ``_(p.heuristic)``)."""
     wrong = []
     built = (ast.JoinedStr, ast.BinOp, ast.Call, ast.IfExp, ast.BoolOp)
-    for path in source_files(paths):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for unit in code(paths):
+        tree = _tree(unit)
+        for node in ast.walk(tree) if tree is not None else ():
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
                 continue
             spec = KEYWORDS.get(node.func.id, False)
@@ -492,14 +906,16 @@ def marked_calls_with_no_literal(paths=("lecturekit",)) -> list[str]:
             )
             for k in positions:
                 if k < len(node.args) and isinstance(node.args[k], built):
-                    where = f"{path.relative_to(ROOT)}:{node.lineno}"
+                    where = f"{unit.where}:{node.lineno}"
                     wrong.append(f"{where}: {node.func.id}() of text built in place")
     return wrong
 
 
-def shadowed(paths=("lecturekit",)) -> list[str]:
+def shadowed(paths=("lecturekit", "notebooks")) -> list[str]:
     """Functions (and comprehensions) that call ``_()`` where ``_`` is also a local name (``for _
-    in ...``, ``a, _ = ...``): there the call would reach the throwaway value, not the catalog."""
+    in ...``, ``a, _ = ...``): there the call would reach the throwaway value, not the catalog.
+    A chapter is one namespace: ``_, x = ...`` at the top of any cell rebinds the ``_`` every
+    other cell translates with (:func:`shadowed_in_chapter`)."""
     scopes = (
         ast.FunctionDef,
         ast.AsyncFunctionDef,
@@ -510,9 +926,9 @@ def shadowed(paths=("lecturekit",)) -> list[str]:
         ast.GeneratorExp,
     )
     wrong = []
-    for path in source_files(paths):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for scope in ast.walk(tree):
+    for unit in code(paths):
+        tree = _tree(unit)
+        for scope in ast.walk(tree) if tree is not None else ():
             if not isinstance(scope, scopes):
                 continue
             stores, calls = [], []
@@ -542,10 +958,71 @@ def shadowed(paths=("lecturekit",)) -> list[str]:
                 pass
             if stores and calls:
                 wrong.append(
-                    f"{rel(path)}:{min(stores)}: `_` is a local name here and _() is called "
+                    f"{unit.where}:{min(stores)}: `_` is a local name here and _() is called "
                     f"(line {min(calls)}): rename the throwaway"
                 )
+    return wrong + [w for nb in notebook_files(paths) for w in shadowed_in_chapter(nb)]
+
+
+def _top_level(tree: ast.AST):
+    """The nodes of a cell that run in the chapter's namespace (not inside a function, a
+    class or a comprehension, which have their own)."""
+    todo = list(ast.iter_child_nodes(tree))
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(
+            node,
+            (
+                ast.FunctionDef,
+                ast.AsyncFunctionDef,
+                ast.Lambda,
+                ast.ClassDef,
+                ast.ListComp,
+                ast.SetComp,
+                ast.DictComp,
+                ast.GeneratorExp,
+            ),
+        ):
+            todo.extend(ast.iter_child_nodes(node))
+
+
+def shadowed_in_chapter(path: Path) -> list[str]:
+    """A chapter that translates with ``_()`` and binds ``_`` to something else in its
+    namespace (``_, trace = ...``, ``for _ in ...`` at the top of a cell): every cell run after
+    it would call the throwaway. ``from lecturekit import _`` is the one binding allowed."""
+    cells = [(cell, tree) for cell, src in notebook_cells(path) if (tree := _parse(src))]
+    translates = any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in MARKERS
+        for _cell, tree in cells
+        for n in ast.walk(tree)
+    )
+    wrong = []
+    for cell, tree in cells if translates else ():
+        for node in _top_level(tree):
+            if isinstance(node, ast.Name) and node.id == "_" and isinstance(node.ctx, ast.Store):
+                wrong.append(
+                    f"{rel(path)}#{cell}:{node.lineno}: `_` is bound here, and the chapter "
+                    "translates with _(): rename the throwaway"
+                )
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                for alias in node.names:
+                    bound = alias.asname or alias.name
+                    if bound == "_" and not (
+                        isinstance(node, ast.ImportFrom)
+                        and (node.module or "").split(".")[0] == "lecturekit"
+                    ):
+                        wrong.append(
+                            f"{rel(path)}#{cell}:{node.lineno}: `_` is imported from elsewhere"
+                        )
     return wrong
+
+
+def _parse(source: str) -> ast.AST | None:
+    try:
+        return ast.parse(source)
+    except SyntaxError:
+        return None
 
 
 # -- wrapping ----------------------------------------------------------------------------------

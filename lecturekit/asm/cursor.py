@@ -55,10 +55,10 @@ class LineCursor:
             twin = ascii_twin(ch)
             if twin is not None:
                 name = unicodedata.name(ch, f"U+{ord(ch):04X}")
-                message += (
-                    f"; {ch!r} here is full-width ({name}): type {twin!r} instead, with the "
-                    "input method in half-width (English) mode"
-                )
+                message = _(
+                    "{message}; {ch!r} here is full-width ({name}): type {twin!r} instead, "
+                    "with the input method in half-width (English) mode"
+                ).format(message=message, ch=ch, name=name, twin=twin)
                 at += k
                 break
         return ParseError(message, self.number, at + 1, self.full.rstrip())

@@ -207,7 +207,7 @@ def list_schedule_trace(
     above the budget."""
     lookahead = _check_lookahead(lookahead)
     if window is not None and lookahead:
-        raise ScheduleError("a list schedule with a window does not look ahead (lookahead=0)")
+        raise ScheduleError(_("a list schedule with a window does not look ahead (lookahead=0)"))
     slot = None
     fill = getattr(graph, "fill_delay_slot", None)  # a block (DependenceGraph), not a bare graph
     if values is None and fill is not None and window is None and registers is None:
@@ -346,10 +346,9 @@ def list_schedule_trace(
                 if registers is not None and not registers.fits(j):
                     pending = [k for k in range(n) if k not in start and operands_at(k) is not None]
                     if any(registers.fits(k) for k in pending):
-                        reasons[j] = (
-                            f"would raise the live values above the budget of "
-                            f"{registers.limit} registers"
-                        )
+                        reasons[j] = _(
+                            "would raise the live values above the budget of {limit} registers"
+                        ).format(limit=registers.limit)
                         blocked.add(j)
                         continue
                 urgent = blocks_urgent(j, t)
@@ -475,7 +474,11 @@ def list_schedule_trace(
         window.finish_retirement(sched.finish)
         problems = window_violations(window, sched.start, sched.finish)
         if problems:  # cannot happen: the loop above keeps the window's rules
-            raise ScheduleError("the window's rules were broken:\n  " + "\n  ".join(problems))
+            raise ScheduleError(
+                _("the window's rules were broken:\n  {problems}").format(
+                    problems="\n  ".join(problems)
+                )
+            )
         sched.algorithm += "+window"
         sched.info["dispatch"] = [window.dispatch[i] for i in range(n)]
         sched.info["retire"] = [window.retire[i] for i in range(n)]

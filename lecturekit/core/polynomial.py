@@ -40,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..errors import ScheduleError
+from ..language import _
 from .graph import Edge, Graph, Operation, Reservation
 from .list_sched import list_schedule
 from .schedule import Schedule
@@ -59,12 +60,20 @@ def task_graph(
     n = len(names)
     durations = [1] * n if durations is None else list(durations)
     if len(durations) != n:
-        raise ScheduleError(f"{len(durations)} durations for {n} tasks")
+        raise ScheduleError(_("{given} durations for {n} tasks").format(given=len(durations), n=n))
     for i, p in enumerate(durations):
         if isinstance(p, bool) or not isinstance(p, int) or p < 1:
-            raise ScheduleError(f"task {names[i]}: a duration is a whole number >= 1, got {p!r}")
+            raise ScheduleError(
+                _("task {task}: a duration is a whole number >= 1, got {p!r}").format(
+                    task=names[i], p=p
+                )
+            )
     if isinstance(processors, bool) or not isinstance(processors, int) or processors < 1:
-        raise ScheduleError(f"processors must be a whole number >= 1, got {processors!r}")
+        raise ScheduleError(
+            _("processors must be a whole number >= 1, got {processors!r}").format(
+                processors=processors
+            )
+        )
     ops = [
         Operation(name, reservations=(Reservation(PROCESSOR, 0, p),), tail=p - 1, kind="task")
         for name, p in zip(names, durations, strict=True)
@@ -74,9 +83,15 @@ def task_graph(
         try:
             i, j = pair
         except (TypeError, ValueError):
-            raise ScheduleError(f"a precedence is a pair (i, j), got {pair!r}") from None
+            raise ScheduleError(
+                _("a precedence is a pair (i, j), got {pair!r}").format(pair=pair)
+            ) from None
         if not (isinstance(i, int) and isinstance(j, int) and 0 <= i < n and 0 <= j < n):
-            raise ScheduleError(f"precedence {pair!r} names a task outside 0..{n - 1}")
+            raise ScheduleError(
+                _("precedence {pair!r} names a task outside 0..{last}").format(
+                    pair=pair, last=n - 1
+                )
+            )
         edges.append(Edge(i, j, durations[i], "DEP"))
     g = Graph(ops, edges, units={PROCESSOR: processors}, name=f"{processors} processors")
     g.check_acyclic()
@@ -86,7 +101,7 @@ def task_graph(
 def processors(graph: Graph) -> int:
     """How many processors a task graph has (its ``"proc"`` capacity)."""
     if PROCESSOR not in graph.units:
-        raise ScheduleError("not a task graph: it has no 'proc' unit (use task_graph)")
+        raise ScheduleError(_("not a task graph: it has no 'proc' unit (use task_graph)"))
     return graph.units[PROCESSOR]
 
 
@@ -119,11 +134,13 @@ def hu_schedule(graph: Graph, *, check: bool = True) -> Schedule:
     ``check=False`` runs the same rule anywhere (to see where it stops being optimal)."""
     processors(graph)
     if check and not unit_times(graph):
-        raise ScheduleError("Hu's theorem needs unit-time tasks and unit latencies")
+        raise ScheduleError(_("Hu's theorem needs unit-time tasks and unit latencies"))
     if check and not is_in_forest(graph):
         raise ScheduleError(
-            "Hu's theorem needs an in-forest (every task with at most one successor); "
-            "pass check=False to run the rule anyway"
+            _(
+                "Hu's theorem needs an in-forest (every task with at most one successor); "
+                "pass check=False to run the rule anyway"
+            )
         )
     s = list_schedule(graph, "hu")
     s.info["optimal_by_theorem"] = check
@@ -136,11 +153,15 @@ def coffman_graham_schedule(graph: Graph, *, check: bool = True) -> Schedule:
     schedule is optimal (Coffman and Graham 1972); ``check=False`` runs it anyway."""
     m = processors(graph)
     if check and not unit_times(graph):
-        raise ScheduleError("the Coffman-Graham theorem needs unit-time tasks and unit latencies")
+        raise ScheduleError(
+            _("the Coffman-Graham theorem needs unit-time tasks and unit latencies")
+        )
     if check and m != 2:
         raise ScheduleError(
-            f"the Coffman-Graham theorem is about two processors, this graph has {m}; "
-            "pass check=False to run the algorithm anyway"
+            _(
+                "the Coffman-Graham theorem is about two processors, this graph has "
+                "{m}; pass check=False to run the algorithm anyway"
+            ).format(m=m)
         )
     s = list_schedule(graph, "coffman_graham")
     s.info["optimal_by_theorem"] = check

@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..errors import ScheduleError
+from ..language import _
 
 
 @dataclass(frozen=True)
@@ -56,20 +57,24 @@ def live_intervals(
     is: its position in the order or its start cycle). ``end`` is the point after the last
     operation (default: the largest point + 1); a live-in starts at the smallest point - 1."""
     if not points:
-        return [(0, 0) for _ in values]
+        return [(0, 0) for _value in values]
     low = min(points) - 1
     end = max(points) + 1 if end is None else end
     out = []
     for v in values:
         for i in ((v.definition,) if v.definition is not None else ()) + tuple(v.uses):
             if not 0 <= i < len(points):
-                raise ScheduleError(f"value {v.name} names operation {i}, which does not exist")
+                raise ScheduleError(
+                    _("value {name} names operation {i}, which does not exist").format(
+                        name=v.name, i=i
+                    )
+                )
         first = low if v.definition is None else points[v.definition]
         last = max((points[u] for u in v.uses), default=first)
         if v.live_out:
             last = end
         if last < first:
-            raise ScheduleError(f"value {v.name} is read before it is defined")
+            raise ScheduleError(_("value {name} is read before it is defined").format(name=v.name))
         out.append((first, max(last, first + 1)))
     return out
 
@@ -92,7 +97,7 @@ def max_live(intervals: Sequence[tuple[int, int]], ii: int | None = None) -> int
 def live_per_row(intervals: Sequence[tuple[int, int]], ii: int) -> list[int]:
     """How many interval-cycles fall on each row ``t mod ii`` (the kernel's rows)."""
     if isinstance(ii, bool) or not isinstance(ii, int) or ii < 1:
-        raise ScheduleError(f"ii must be a whole number >= 1, got {ii!r}")
+        raise ScheduleError(_("ii must be a whole number >= 1, got {ii!r}").format(ii=ii))
     rows = [0] * ii
     for a, b in intervals:
         whole, part = divmod(b - a, ii)
@@ -134,7 +139,9 @@ class RegisterBudget:
 
     def __init__(self, values: Sequence[Value], limit: int):
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-            raise ScheduleError(f"a register budget is a whole number >= 1, got {limit!r}")
+            raise ScheduleError(
+                _("a register budget is a whole number >= 1, got {limit!r}").format(limit=limit)
+            )
         self.values = list(values)
         self.limit = limit
         self.peak = 0
@@ -144,7 +151,11 @@ class RegisterBudget:
         for v in self.values:
             for i in ((v.definition,) if v.definition is not None else ()) + tuple(v.uses):
                 if not 0 <= i < n:
-                    raise ScheduleError(f"value {v.name} names operation {i}, which does not exist")
+                    raise ScheduleError(
+                        _("value {name} names operation {i}, which does not exist").format(
+                            name=v.name, i=i
+                        )
+                    )
         self._left = [len(set(v.uses)) for v in self.values]  # readers not placed yet
         self._alive = [v.definition is None and bool(v.uses or v.live_out) for v in self.values]
         self._defines: dict[int, list[int]] = {}

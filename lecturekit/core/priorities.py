@@ -328,19 +328,23 @@ def coffman_graham_labels(graph) -> list[int]:
 THEORY_PRIORITIES: dict[str, Priority] = {
     "hu": Priority(
         "hu",
-        "Hu (1961): the highest level first (operations on the longest path to the end); "
-        "optimal for unit-time in-forests on any number of processors",
+        N_(
+            "Hu (1961): the highest level first (operations on the longest path to the end); "
+            "optimal for unit-time in-forests on any number of processors"
+        ),
         hu_levels,
-        lambda v: f"level {v}",
-        lambda v: f"highest level {v}",
+        lambda v: _("level {v}").format(v=v),
+        lambda v: _("highest level {v}").format(v=v),
     ),
     "coffman_graham": Priority(
         "coffman_graham",
-        "Coffman and Graham (1972): the highest label first; optimal for unit-time tasks on "
-        "two processors",
+        N_(
+            "Coffman and Graham (1972): the highest label first; optimal for unit-time tasks on "
+            "two processors"
+        ),
         coffman_graham_labels,
-        lambda v: f"label {v}",
-        lambda v: f"highest label {v}",
+        lambda v: _("label {v}").format(v=v),
+        lambda v: _("highest label {v}").format(v=v),
     ),
 }
 

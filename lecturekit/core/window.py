@@ -42,6 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import ScheduleError
+from ..language import _
 
 #: why an operation could not enter the window in a cycle (``Window.held``)
 FULL_WINDOW = "window"
@@ -53,7 +54,11 @@ def _limit(name: str, value, low: int = 1) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise ScheduleError(f"{name} must be a whole number >= {low} or None, got {value!r}")
+        raise ScheduleError(
+            _("{name} must be a whole number >= {low} or None, got {value!r}").format(
+                name=name, low=low, value=value
+            )
+        )
     return value
 
 
@@ -77,13 +82,15 @@ class Window:
     held: dict[int, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.size = _limit("window size", self.size)
-        self.width = _limit("dispatch width", self.width)
-        self.rob = _limit("reorder buffer size", self.rob)
-        self.retire_width = _limit("retire width", self.retire_width)
+        self.size = _limit(_("window size"), self.size)
+        self.width = _limit(_("dispatch width"), self.width)
+        self.rob = _limit(_("reorder buffer size"), self.rob)
+        self.retire_width = _limit(_("retire width"), self.retire_width)
         if isinstance(self.delay, bool) or not isinstance(self.delay, int) or self.delay < 1:
             raise ScheduleError(
-                f"the delay from dispatch to issue must be a whole number >= 1, got {self.delay!r}"
+                _(
+                    "the delay from dispatch to issue must be a whole number >= 1, got {delay!r}"
+                ).format(delay=self.delay)
             )
         self.order = list(self.order)
 
@@ -93,8 +100,10 @@ class Window:
         order, forget an earlier run, and dispatch in the cycles before ``earliest``."""
         if sorted(self.order) != list(range(n)):
             raise ScheduleError(
-                f"the window's order must list each operation 0..{n - 1} once, got "
-                f"{self.order if len(self.order) <= 20 else str(self.order[:20]) + '...'}"
+                _("the window's order must list each operation 0..{last} once, got {order}").format(
+                    last=n - 1,
+                    order=self.order if len(self.order) <= 20 else str(self.order[:20]) + "...",
+                )
             )
         self._n = n
         self._next = 0  # position in order of the next operation to dispatch
@@ -131,7 +140,7 @@ class Window:
     def started(self, i: int, t: int, finish: int) -> None:
         """Operation ``i`` starts in cycle ``t`` and finishes (writes its result) in ``finish``."""
         if i not in self._waiting:
-            raise ScheduleError(f"operation {i} started without being in the window")
+            raise ScheduleError(_("operation {i} started without being in the window").format(i=i))
         self._waiting.discard(i)
         self._finish[i] = finish
         while self._unstarted < self._n and self.order[self._unstarted] in self._finish:
@@ -182,38 +191,60 @@ def window_violations(window: Window, start: list[int], finish: list[int]) -> li
     order = window.order
     n = len(order)
     if sorted(window.dispatch) != list(range(n)) or sorted(window.retire) != list(range(n)):
-        return ["not every operation has a dispatch and a retire cycle"]
+        return [_("not every operation has a dispatch and a retire cycle")]
     for a, b in zip(order, order[1:], strict=False):
         if window.dispatch[b] < window.dispatch[a]:
-            problems.append(f"operation {b} entered the window before {a}, which is older")
+            problems.append(
+                _("operation {b} entered the window before {a}, which is older").format(b=b, a=a)
+            )
         if window.retire[b] < window.retire[a]:
-            problems.append(f"operation {b} retired before {a}, which is older")
+            problems.append(_("operation {b} retired before {a}, which is older").format(b=b, a=a))
     for i in range(n):
         if start[i] < window.dispatch[i] + window.delay:
             problems.append(
-                f"operation {i} starts in cycle {start[i]}, less than {window.delay} cycle(s) "
-                f"after it entered the window (cycle {window.dispatch[i]})"
+                _(
+                    "operation {i} starts in cycle {start}, less than {delay} cycle(s) "
+                    "after it entered the window (cycle {dispatch})"
+                ).format(i=i, start=start[i], delay=window.delay, dispatch=window.dispatch[i])
             )
         if window.retire[i] <= finish[i]:
             problems.append(
-                f"operation {i} retires in cycle {window.retire[i]}, not after it finished "
-                f"(cycle {finish[i]})"
+                _(
+                    "operation {i} retires in cycle {retire}, not after it finished (cycle "
+                    "{finish})"
+                ).format(i=i, retire=window.retire[i], finish=finish[i])
             )
     cycles = sorted(set(window.dispatch.values()) | set(window.retire.values()) | set(start))
     for t in range(cycles[0], cycles[-1] + 1) if cycles else ():
         entered = sum(1 for i in range(n) if window.dispatch[i] == t)
         left = sum(1 for i in range(n) if window.retire[i] == t)
         if window.width is not None and entered > window.width:
-            problems.append(f"cycle {t}: {entered} operations entered, width {window.width}")
+            problems.append(
+                _("cycle {t}: {entered} operations entered, width {width}").format(
+                    t=t, entered=entered, width=window.width
+                )
+            )
         if window.retire_width is not None and left > window.retire_width:
-            problems.append(f"cycle {t}: {left} retired, retire width {window.retire_width}")
+            problems.append(
+                _("cycle {t}: {left} retired, retire width {retire_width}").format(
+                    t=t, left=left, retire_width=window.retire_width
+                )
+            )
         # at the end of cycle t: entered by t and not started by t / not retired by t
         waiting = sum(1 for i in range(n) if window.dispatch[i] <= t < start[i])
         in_rob = sum(1 for i in range(n) if window.dispatch[i] <= t < window.retire[i])
         if window.size is not None and waiting > window.size:
-            problems.append(f"cycle {t}: {waiting} operations wait in a window of {window.size}")
+            problems.append(
+                _("cycle {t}: {waiting} operations wait in a window of {size}").format(
+                    t=t, waiting=waiting, size=window.size
+                )
+            )
         if window.rob is not None and in_rob > window.rob:
-            problems.append(f"cycle {t}: {in_rob} operations in a reorder buffer of {window.rob}")
+            problems.append(
+                _("cycle {t}: {in_rob} operations in a reorder buffer of {rob}").format(
+                    t=t, in_rob=in_rob, rob=window.rob
+                )
+            )
     return problems
 
 

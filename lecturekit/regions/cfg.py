@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from ..asm import Instruction, Program, parse
 from ..asm.formatting import format_instruction
 from ..errors import LectureKitError
+from ..language import _
 
 #: the label laid out after the last block when a block must jump to the program's exit
 EXIT = "exit"
@@ -95,16 +96,24 @@ class CFG:
     def __post_init__(self) -> None:
         names = [b.name for b in self.blocks]
         if not names:
-            raise RegionError("a control-flow graph needs at least one block")
+            raise RegionError(_("a control-flow graph needs at least one block"))
         if len(set(names)) != len(names):
-            raise RegionError(f"two blocks have the same name: {names}")
+            raise RegionError(_("two blocks have the same name: {names}").format(names=names))
         if len(names) > MAX_BLOCKS:
-            raise RegionError(f"at most {MAX_BLOCKS} blocks, got {len(names)}")
+            raise RegionError(
+                _("at most {max_blocks} blocks, got {n}").format(
+                    max_blocks=MAX_BLOCKS, n=len(names)
+                )
+            )
         known = set(names)
         for b in self.blocks:
             for s in b.successors:
                 if s not in known:
-                    raise RegionError(f"block {b.name} goes to {s!r}, which is not a block")
+                    raise RegionError(
+                        _("block {name} goes to {target!r}, which is not a block").format(
+                            name=b.name, target=s
+                        )
+                    )
 
     @property
     def entry(self) -> str:
@@ -114,7 +123,11 @@ class CFG:
         for b in self.blocks:
             if b.name == name:
                 return b
-        raise RegionError(f"no block named {name!r}; blocks: {', '.join(self.names)}")
+        raise RegionError(
+            _("no block named {name!r}; blocks: {blocks}").format(
+                name=name, blocks=", ".join(self.names)
+            )
+        )
 
     @property
     def names(self) -> list[str]:
@@ -213,10 +226,10 @@ def cfg_of(program: Program | str, live_at_exit=None) -> CFG:
     if isinstance(program, str):
         program = parse(program)
     if any(ins.notation == "riscv" for ins in program):
-        raise RegionError("the region tools take the lecture's notation, not RISC-V")
+        raise RegionError(_("the region tools take the lecture's notation, not RISC-V"))
     n = len(program)
     if n == 0:
-        raise RegionError("the program has no instructions")
+        raise RegionError(_("the program has no instructions"))
     leaders = {0} | {p for p in program.labels.values() if p <= n}
     leaders |= {k + 1 for k, ins in enumerate(program) if ins.is_branch and k + 1 <= n}
     leaders_sorted = sorted(p for p in leaders if p < n)

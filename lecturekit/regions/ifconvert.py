@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 
 from ..asm import Instruction, parse
 from ..asm.formatting import format_instruction
+from ..language import _
 from .cfg import CFG, Block, RegionError
 
 
@@ -68,7 +69,7 @@ def condition(branch: Instruction, c: str, extra: str) -> list[Instruction]:
     elif op in ("beq", "bne", "blt", "bge", "ble", "bgt"):
         a, b = branch.srcs
     else:
-        raise RegionError(f"cannot if-convert a {op} (only conditional branches)")
+        raise RegionError(_("cannot if-convert a {op} (only conditional branches)").format(op=op))
     if op == "blt":
         return [_ins(f"slt ${c}, ${a}, ${b}")]
     if op == "bgt":
@@ -116,10 +117,14 @@ def if_convert(cfg: CFG, head: str, *, speculative_loads: bool = False) -> IfCon
     h = cfg[head]
     br = h.branch
     if br is None or br.opcode == "j":
-        raise RegionError(f"block {head} does not end with a conditional branch")
+        raise RegionError(
+            _("block {head} does not end with a conditional branch").format(head=head)
+        )
     taken, fall = br.target, h.fall
     if fall is None or taken == fall:
-        raise RegionError(f"block {head}'s branch has no two different successors")
+        raise RegionError(
+            _("block {head}'s branch has no two different successors").format(head=head)
+        )
     shape = None
     if _arm(cfg, taken, head, None) and _arm(cfg, fall, head, None):
         t_succ, f_succ = cfg[taken].successors, cfg[fall].successors
@@ -131,11 +136,15 @@ def if_convert(cfg: CFG, head: str, *, speculative_loads: bool = False) -> IfCon
         shape, join, arms = "triangle", fall, {"then": taken, "else": None}
     if shape is None:
         raise RegionError(
-            f"the branch ending {head} does not open a diamond or a triangle (each arm one "
-            "block, entered only from it, going only to the same join)"
+            _(
+                "the branch ending {head} does not open a diamond or a triangle (each "
+                "arm one block, entered only from it, going only to the same join)"
+            ).format(head=head)
         )
     if join == head:
-        raise RegionError(f"the arms of {head} go back to {head}: not an if inside one pass")
+        raise RegionError(
+            _("the arms of {head} go back to {head}: not an if inside one pass").format(head=head)
+        )
     live = cfg.live_in()[join]
     taken_regs = cfg.registers() | {"zero"}
     fresh = _fresh_names(taken_regs, "p")
@@ -151,8 +160,10 @@ def if_convert(cfg: CFG, head: str, *, speculative_loads: bool = False) -> IfCon
             for ins in cfg[name].body:
                 if ins.is_store or ins.op_class == "div" or (ins.is_load and not speculative_loads):
                     raise RegionError(
-                        f"{name}: {ins.text or ins} would run whatever the condition "
-                        "(a store, a divide or a load): cannot if-convert"
+                        _(
+                            "{block}: {instruction} would run whatever the condition (a store, "
+                            "a divide or a load): cannot if-convert"
+                        ).format(block=name, instruction=ins.text or ins)
                     )
                 writes = {r: next(fresh) for r in ins.writes()}
                 body.append(_rename(ins, current, writes))
@@ -161,7 +172,7 @@ def if_convert(cfg: CFG, head: str, *, speculative_loads: bool = False) -> IfCon
     written = sorted((set(final["then"]) | set(final["else"])) & live)
     selects = []
     if written:
-        body.append(_ins(f"sub ${mask}, $zero, ${c}"))
+        body.append(_ins(f"sub ${mask}, $zero, ${c}"))  # i18n: as is (code)
         added += 1
     for r in written:
         t, e = final["then"].get(r, r), final["else"].get(r, r)

@@ -18,6 +18,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..asm import Program, format_instruction, parse
+from ..language import _
 from ..loops.interp import RunResult, run
 from ..loops.timing import measure
 from ..target.ooo import simulate_ooo
@@ -124,13 +125,19 @@ def same_on_every_path(
         for addr in sorted(set(a.result.mem) | set(b.result.mem)):
             if a.result.mem.get(addr) != b.result.mem.get(addr):
                 problems.append(
-                    f"input {k}: memory[{addr}]: {a.result.mem.get(addr)} vs "
-                    f"{b.result.mem.get(addr)}"
+                    _("input {k}: memory[{addr}]: {before} vs {after}").format(
+                        k=k,
+                        addr=addr,
+                        before=a.result.mem.get(addr),
+                        after=b.result.mem.get(addr),
+                    )
                 )
         for reg in names:
             if a.result.regs.get(reg) != b.result.regs.get(reg):
                 problems.append(
-                    f"input {k}: ${reg}: {a.result.regs.get(reg)} vs {b.result.regs.get(reg)}"
+                    _("input {k}: ${reg}: {before} vs {after}").format(
+                        k=k, reg=reg, before=a.result.regs.get(reg), after=b.result.regs.get(reg)
+                    )
                 )
     return problems, paths
 
@@ -145,7 +152,9 @@ def acyclic_paths(cfg: CFG, limit: int = 10_000) -> list[tuple[str, ...]]:
         if name in path:
             from .cfg import RegionError
 
-            raise RegionError(f"the CFG has a cycle through {name}: no finite set of paths")
+            raise RegionError(
+                _("the CFG has a cycle through {name}: no finite set of paths").format(name=name)
+            )
         path = path + (name,)
         b = cfg[name]
         if b.exits_program:

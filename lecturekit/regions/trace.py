@@ -53,6 +53,7 @@ from ..asm import Instruction, Program
 from ..core.graph import Edge, Graph
 from ..core.list_sched import list_schedule
 from ..core.schedule import Schedule
+from ..language import N_, _
 from ..target.deps import analyze
 from ..target.machine import get_machine
 from .cfg import CFG, Block, RegionError, retarget
@@ -153,14 +154,18 @@ class GlobalSchedule:
 
 def _check_trace(cfg: CFG, trace: list[str]) -> None:
     if not trace:
-        raise RegionError("a trace needs at least one block")
+        raise RegionError(_("a trace needs at least one block"))
     if len(set(trace)) != len(trace):
-        raise RegionError(f"a block appears twice on the trace {trace}")
+        raise RegionError(_("a block appears twice on the trace {trace}").format(trace=trace))
     for a, b in zip(trace, trace[1:], strict=False):
         if b not in cfg[a].successors:
-            raise RegionError(f"the trace goes from {a} to {b}, but {a} has no edge to {b}")
+            raise RegionError(
+                _("the trace goes from {a} to {b}, but {a} has no edge to {b}").format(a=a, b=b)
+            )
         if b == cfg.entry:
-            raise RegionError(f"the trace goes back to the entry {b}: a trace has no cycle")
+            raise RegionError(
+                _("the trace goes back to the entry {b}: a trace has no cycle").format(b=b)
+            )
 
 
 def _linear(cfg: CFG, trace: list[str]) -> tuple[list[_Item], str | None]:
@@ -230,35 +235,38 @@ def schedule_trace(
             entrances[k] = from_elsewhere
     if kind == "superblock" and entrances:
         raise RegionError(
-            "a superblock has no side entrance: "
-            + ", ".join(f"{trace[k]} from {', '.join(p)}" for k, p in entrances.items())
-            + " (tail_duplicate first)"
+            _("a superblock has no side entrance: {entrances} (tail_duplicate first)").format(
+                entrances=", ".join(
+                    _("{block} from {preds}").format(block=trace[k], preds=", ".join(p))
+                    for k, p in entrances.items()
+                )
+            )
         )
 
     if n == 0:
-        raise RegionError("the trace has no instructions to schedule")
+        raise RegionError(_("the trace has no instructions to schedule"))
     program = Program([it.ins for it in items], {}, "")
     dg = analyze(program, m)
     edges = [e for e in dg.edges if e.kind != "CTRL"]
     branches = [i for i, it in enumerate(items) if it.kind != "op"]
     for a, b in zip(branches, branches[1:], strict=False):
-        edges.append(Edge(a, b, 0, "CTRL", "branch order"))
+        edges.append(Edge(a, b, 0, "CTRL", N_("branch order")))
     for b in branches:
         it = items[b]
         if it.kind == "end":
-            edges.extend(Edge(i, b, 0, "CTRL", "end of trace") for i in range(b))
+            edges.extend(Edge(i, b, 0, "CTRL", N_("end of trace")) for i in range(b))
             continue
         target_live = live[it.target]
         for x in range(b + 1, n):
             if items[x].kind == "op" and not _safe_above(
                 items[x].ins, target_live, speculative_loads
             ):
-                edges.append(Edge(b, x, 0, "CTRL", "not speculated"))
+                edges.append(Edge(b, x, 0, "CTRL", N_("not speculated")))
     for k in entrances:
         p = first_of[k]
         for b in branches:
             if b >= p:
-                edges.extend(Edge(i, b, 0, "CTRL", "below a join") for i in range(p))
+                edges.extend(Edge(i, b, 0, "CTRL", N_("below a join")) for i in range(p))
     g = dg.graph
     graph = Graph(
         g.ops,

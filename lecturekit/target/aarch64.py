@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ..asm import Program, parse
 from ..errors import LectureKitError
+from ..language import _
 from .ooo import OooResult, simulate_ooo
 
 _OPS = {
@@ -58,7 +59,7 @@ def _register_numbers(program: Program) -> dict[str, int]:
                     numbers[r] = next(spare)
                 except StopIteration:
                     raise LectureKitError(
-                        "the block uses more registers than the translation maps"
+                        _("the block uses more registers than the translation maps")
                     ) from None
     return numbers
 
@@ -93,8 +94,10 @@ def to_aarch64(program: Program | str) -> str:
             lines.append(f"str {w(ins.srcs[0])}, [{x(ins.mem.base)}, {ins.mem.offset}]")
         else:
             raise LectureKitError(
-                f"{ins.text or ins}: no one-instruction AArch64 form here (the translation "
-                "takes add sub and or xor mul div addi subi li move lw sw)"
+                _(
+                    "{instruction}: no one-instruction AArch64 form here (the translation "
+                    "takes add sub and or xor mul div addi subi li move lw sw)"
+                ).format(instruction=ins.text or ins)
             )
     return "\n".join(lines) + "\n"
 

@@ -490,6 +490,8 @@ DATA_DESCRIPTIONS = (
         "H&P's MIPS pipeline with FP units: FP latencies of their Figure 3.2, branch resolved in ID"
     ),
     N_("five stages, no forwarding, a slow non-pipelined multiply"),
+    N_("H&P's Tomasulo FP unit: IS EX WR, load 1, FP add 2, multiply 6, divide 12 cycles"),
+    N_("LLVM 14's Cortex-A57 model, integer ops: 2 ALUs, multiply/divide unit, load, store"),
 )
 
 PRESETS = {

@@ -56,6 +56,7 @@ from ..core.schedule import Schedule
 from ..core.verify import verify
 from ..core.window import Window
 from ..errors import ScheduleError
+from ..language import N_, _
 from .deps import DependenceGraph, analyze, instruction_label
 from .machine import Machine, get_machine
 
@@ -67,7 +68,11 @@ def _limit(name: str, value) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ScheduleError(f"{name} must be a whole number >= 1 or None, got {value!r}")
+        raise ScheduleError(
+            _("{name} must be a whole number >= 1 or None, got {value!r}").format(
+                name=name, value=value
+            )
+        )
     return value
 
 
@@ -91,12 +96,18 @@ def renamed_graph(
     block's."""
     if memory_order not in (True, False, "addresses", "llvm-mca"):
         raise ScheduleError(
-            f"memory_order is True, False, 'addresses' or 'llvm-mca', got {memory_order!r}"
+            _(
+                "memory_order is True, False, 'addresses' or 'llvm-mca', got {memory_order!r}"
+            ).format(memory_order=memory_order)
         )
     where = memory_addresses(dg.program) if memory_order == "addresses" else {}
     if memory_order == "addresses" and addresses is not None:
         if len(addresses) != len(dg.program):
-            raise ScheduleError(f"{len(addresses)} addresses for {len(dg.program)} instructions")
+            raise ScheduleError(
+                _("{given} addresses for {n} instructions").format(
+                    given=len(addresses), n=len(dg.program)
+                )
+            )
         where = {
             k: ("memory", a, dg.program[k].mem.size or 4)
             for k, a in enumerate(addresses)
@@ -122,8 +133,10 @@ def renamed_graph(
         for k, ins in enumerate(dg.program):
             if ins.is_store:
                 if last_store is not None:
-                    keep.append(Edge(last_store, k, g.ops[last_store].tail, "MEM", "store order"))
-                keep.extend(Edge(i, k, 0, "MEM", "store after load") for i in loads)
+                    keep.append(
+                        Edge(last_store, k, g.ops[last_store].tail, "MEM", N_("store order"))
+                    )
+                keep.extend(Edge(i, k, 0, "MEM", N_("store after load")) for i in loads)
                 last_store, loads = k, []
             elif ins.is_load:
                 loads.append(k)
@@ -300,13 +313,23 @@ def _check_order(dg: DependenceGraph, order: list[int]) -> None:
     n = len(dg.program)
     if sorted(order) != list(range(n)):
         shown = order if len(order) <= 20 else f"{order[:20]} ..."
-        raise ScheduleError(f"order must list each instruction index 0..{n - 1} once, got {shown}")
+        raise ScheduleError(
+            _("order must list each instruction index 0..{last} once, got {shown}").format(
+                last=n - 1, shown=shown
+            )
+        )
     position = {k: i for i, k in enumerate(order)}
     for e in dg.edges:
         if position[e.dst] < position[e.src]:
             raise ScheduleError(
-                f"the order puts {instruction_label(e.dst)} before {instruction_label(e.src)}, "
-                f"but it depends on it ({e.kind} on {e.on})"
+                _(
+                    "the order puts {later} before {earlier}, but it depends on it ({kind} on {on})"
+                ).format(
+                    later=instruction_label(e.dst),
+                    earlier=instruction_label(e.src),
+                    kind=e.kind,
+                    on=_(e.on),
+                )
             )
 
 
@@ -344,12 +367,14 @@ def simulate_ooo(
     window = _limit("window", window)
     rob = _limit("rob", rob)
     width = m.issue_width if width is None else _limit("width", width)
-    retire_width = width if retire_width == "width" else _limit("retire width", retire_width)
+    retire_width = width if retire_width == "width" else _limit(_("retire width"), retire_width)
     n = len(program)
     if n > MAX_INSTRUCTIONS:
         raise ScheduleError(
-            f"the out-of-order simulation runs at most {MAX_INSTRUCTIONS:,} instructions; "
-            f"this block has {n:,}"
+            _(
+                "the out-of-order simulation runs at most {max_instructions:,} "
+                "instructions; this block has {n:,}"
+            ).format(max_instructions=MAX_INSTRUCTIONS, n=n)
         )
     dg = analyze(program, m)
     order = list(range(n)) if order is None else list(order)
@@ -371,7 +396,9 @@ def simulate_ooo(
         def priority(_g, i):  # higher first: llvm-mca's rank, position - users, smallest first
             return users[i] - position[i]
     else:
-        raise ScheduleError(f"select is 'age' or 'llvm-mca', got {select!r}")
+        raise ScheduleError(
+            _("select is 'age' or 'llvm-mca', got {select!r}").format(select=select)
+        )
     sched = list_schedule(graph, priority, window=w) if n else Schedule(graph, [])
     verify(graph, sched)
     if n == 0:
@@ -439,11 +466,17 @@ def trace_of(program: Program | str, iterations: int) -> Program:
     if isinstance(program, str):
         program = parse(program)
     if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
-        raise ScheduleError(f"iterations must be a whole number >= 1, got {iterations!r}")
+        raise ScheduleError(
+            _("iterations must be a whole number >= 1, got {iterations!r}").format(
+                iterations=iterations
+            )
+        )
     if len(program) * iterations > MAX_INSTRUCTIONS:
         raise ScheduleError(
-            f"{iterations} passes of {len(program)} instructions exceed the "
-            f"{MAX_INSTRUCTIONS:,} instructions the simulation runs"
+            _(
+                "{iterations} passes of {n} instructions exceed the {max_instructions:,} "
+                "instructions the simulation runs"
+            ).format(iterations=iterations, n=len(program), max_instructions=MAX_INSTRUCTIONS)
         )
     from dataclasses import replace
 

@@ -45,6 +45,7 @@ from ..asm.formatting import format_instruction
 from ..core.list_sched import list_schedule
 from ..core.pressure import RegisterBudget, Value, live_intervals, max_live
 from ..errors import LectureKitError
+from ..language import _
 from .deps import analyze
 from .machine import Machine, get_machine
 from .pipeline import simulate
@@ -64,16 +65,20 @@ class AllocationError(LectureKitError):
 def _check_block(program: Program) -> None:
     for k, ins in enumerate(program):
         if ins.notation == "riscv":
-            raise AllocationError("the allocator takes the lecture's notation, not RISC-V")
+            raise AllocationError(_("the allocator takes the lecture's notation, not RISC-V"))
         if ins.is_branch:
             raise AllocationError(
-                f"line {ins.line or k + 1}: the allocator takes a straight-line block; "
-                f"{ins.text or ins} is a branch"
+                _(
+                    "line {line}: the allocator takes a straight-line block; {instruction} is a "
+                    "branch"
+                ).format(line=ins.line or k + 1, instruction=ins.text or ins)
             )
         if SPILL_BASE in ins.reads() or SPILL_BASE in ins.writes():
             raise AllocationError(
-                f"line {ins.line or k + 1}: ${SPILL_BASE} is the spill area's base and may not "
-                "be used by the block"
+                _(
+                    "line {line}: ${spill_base} is the spill area's base and may not be "
+                    "used by the block"
+                ).format(line=ins.line or k + 1, spill_base=SPILL_BASE)
             )
 
 
@@ -196,20 +201,30 @@ def allocate(
     )
     if len(names) < 2 or len(set(names)) != len(names):
         raise AllocationError(
-            f"the allocator needs at least 2 distinct registers (an instruction reads two), "
-            f"got {registers!r}"
+            _(
+                "the allocator needs at least 2 distinct registers (an instruction "
+                "reads two), got {registers!r}"
+            ).format(registers=registers)
         )
     if SPILL_BASE in names:
-        raise AllocationError(f"${SPILL_BASE} is the spill area's base, not a register to allocate")
+        raise AllocationError(
+            _("${spill_base} is the spill area's base, not a register to allocate").format(
+                spill_base=SPILL_BASE
+            )
+        )
     n = len(program)
     if n > MAX_INSTRUCTIONS:
         raise AllocationError(
-            f"the allocator takes blocks of at most {MAX_INSTRUCTIONS:,} instructions; this one "
-            f"has {n:,}"
+            _(
+                "the allocator takes blocks of at most {max_instructions:,} "
+                "instructions; this one has {n:,}"
+            ).format(max_instructions=MAX_INSTRUCTIONS, n=n)
         )
     order = list(range(n)) if order is None else list(order)
     if sorted(order) != list(range(n)):
-        raise AllocationError(f"order must list each instruction index 0..{n - 1} once")
+        raise AllocationError(
+            _("order must list each instruction index 0..{last} once").format(last=n - 1)
+        )
     emitted = [program[k] for k in order]
     block = Program(emitted, {}, "")
     values = values_of(block, live_out)
@@ -217,7 +232,7 @@ def allocate(
     peak = max_live(live_intervals(values, position, end=n))
 
     # the value each instruction reads per register, and what it defines
-    reads: list[dict[str, int]] = [{} for _ in range(n)]
+    reads: list[dict[str, int]] = [{} for _k in range(n)]
     writes: list[int | None] = [None] * n
     current: dict[str, int] = {}
     for v, val in enumerate(values):
@@ -268,7 +283,9 @@ def allocate(
                 return r
         victims = [v for v in holds.values() if v not in keep]
         if not victims:
-            raise AllocationError(f"no register left at instruction {pos + 1}")  # K >= 2: never
+            raise AllocationError(  # K >= 2: never
+                _("no register left at instruction {k}").format(k=pos + 1)
+            )
         victim = max(victims, key=lambda v: (next_use(v, pos), v))
         reg = in_reg.pop(victim)
         del holds[reg]
@@ -319,7 +336,7 @@ def allocate(
                         out.append(spill_ins(template_sw, r, victim))
                         saved.add(victim)
                         stores += 1
-            dests = tuple(r for _ in ins.writes())
+            dests = tuple(r for _written in ins.writes())
             if ins.writes():
                 in_reg[d], holds[r] = r, d
         out.append(_rewrite(ins, src_map, dests if ins.writes() else ins.dests))
@@ -355,7 +372,9 @@ def check_allocation(
     start_mem = dict(mem)
     for name, (kind, where) in allocation.entry.items():
         if name not in regs:
-            raise AllocationError(f"no initial value given for live-in register ${name}")
+            raise AllocationError(
+                _("no initial value given for live-in register ${name}").format(name=name)
+            )
         if kind == "reg":
             start_regs[where] = regs[name]
         else:
@@ -365,13 +384,21 @@ def check_allocation(
     for reg, (kind, where) in allocation.exit.items():
         got = b.regs.get(where) if kind == "reg" else b.mem.get(spill_at + where)
         if a.regs.get(reg) != got:
-            problems.append(f"${reg}: {a.regs.get(reg)} vs {got} (at {kind} {where})")
+            problems.append(
+                _("${reg}: {before} vs {after} (at {kind} {where})").format(
+                    reg=reg, before=a.regs.get(reg), after=got, kind=kind, where=where
+                )
+            )
     spill_area = range(spill_at, spill_at + SLOT * (allocation.stores + len(allocation.entry) + 1))
     for addr in sorted(set(a.mem) | set(b.mem)):
         if addr in spill_area and addr not in a.mem:
             continue
         if a.mem.get(addr) != b.mem.get(addr):
-            problems.append(f"memory[{addr}]: {a.mem.get(addr)} vs {b.mem.get(addr)}")
+            problems.append(
+                _("memory[{addr}]: {before} vs {after}").format(
+                    addr=addr, before=a.mem.get(addr), after=b.mem.get(addr)
+                )
+            )
     return problems
 
 

@@ -213,14 +213,20 @@ def lru(trace, lines: int) -> tuple[dict[str, int], int]:
     the trace, in order of first access) and dirty lines written back, at eviction or at the
     end. Problem set 14 asks for this function."""
     if isinstance(lines, bool) or not isinstance(lines, int) or lines < 1:
-        raise ConfigError(f"lines: the cache must hold a whole number >= 1 of lines, got {lines!r}")
+        raise ConfigError(
+            _("lines: the cache must hold a whole number >= 1 of lines, got {lines!r}").format(
+                lines=lines
+            )
+        )
     keys, writes = [], []
     for k, access in enumerate(trace):
         try:
             tensor, line, write = access
         except (TypeError, ValueError):
             raise ConfigError(
-                f"trace[{k}]: expected (tensor, line, write), got {access!r}"
+                _("trace[{k}]: expected (tensor, line, write), got {access!r}").format(
+                    k=k, access=access
+                )
             ) from None
         keys.append((tensor, line))
         writes.append(bool(write))
@@ -237,7 +243,7 @@ def line_trace(nest: LoopNest, line_bytes: int = 64) -> list[tuple[str, int, boo
     written (one access that writes). Lines are numbered within each tensor (row-major)."""
     comp = nest.computation
     if comp.points * (len(comp.inputs) + 1) > MAX_ACCESSES:
-        raise ScheduleError(f"{comp.name}: too many accesses for a trace")
+        raise ScheduleError(_("{name}: too many accesses for a trace").format(name=comp.name))
     per_line = _elems_per_line(nest, line_bytes)
     accs = [*comp.inputs, comp.output]
     out: list[tuple[str, int, bool]] = []

@@ -20,7 +20,8 @@ the CJK font: matplotlib falls back glyph by glyph along that list):
    boxes does not.
 
 Text drawn in a monospace font asks for :func:`family` ``("monospace")``, which adds the CJK font
-too. No matplotlib at import time; the search runs once, on the first Chinese figure.
+too. A chapter that draws a figure itself (pyplot in a code cell) calls :func:`use_language_font`
+first. No matplotlib at import time; the search runs once, on the first Chinese figure.
 """
 
 from __future__ import annotations
@@ -131,6 +132,21 @@ def use_cjk_font() -> bool:
     return True
 
 
+def use_language_font() -> bool:
+    """For the figures a chapter draws itself (``plt.subplots()``, ``ax.set_title(_("..."))``
+    in a code cell, where no drawing function of :mod:`lecturekit.viz` is called): in a
+    language other than English, matplotlib draws every figure from now on with the CJK font
+    (:func:`use_cjk_font`); where there is none, it says so once, as :func:`figure` does, and
+    returns False (the chapter's own Chinese text would be boxes). In English nothing changes.
+    A chapter that draws figures of its own calls it in its first cell."""
+    if language.get_language() == "en" or use_cjk_font():
+        return True
+    if not _warned:
+        _warned.append(True)
+        warnings.warn(_(NO_FONT), stacklevel=2)
+    return False
+
+
 def family(generic: str = "sans-serif") -> list[str]:
     """A ``family=`` for text that asks for ``generic`` (e.g. ``"monospace"``), with the CJK font
     after it when the language spoken needs one."""
@@ -183,4 +199,4 @@ def figure(draw):
     return wrapper
 
 
-__all__ = ["CJK_FAMILIES", "cjk_font", "family", "figure", "use_cjk_font"]
+__all__ = ["CJK_FAMILIES", "cjk_font", "family", "figure", "use_cjk_font", "use_language_font"]
