@@ -346,3 +346,14 @@ def test_a_program_text_can_be_a_code_question(tmp_path):
     assert code_question_problems(_master(tmp_path / "96_text.ipynb", named))[0] == (
         "q1: no public test of the prompt's example"
     )
+
+
+def test_running_a_master_leaves_no_backend_in_the_environment(monkeypatch):
+    """The master runs headless, but MPLBACKEND is not left behind: every kernel started later
+    from this process (nbval's, in this very suite) inherited ``Agg`` and showed no figure."""
+    monkeypatch.delenv("MPLBACKEND", raising=False)
+    ns = noeffort.master_namespace(ROOT / "solutions" / "04_list_scheduling.ipynb")
+    assert "q1_heights" in ns
+    import os
+
+    assert "MPLBACKEND" not in os.environ

@@ -81,13 +81,27 @@ def master_namespace(master: Path) -> dict:
 
     import nbformat
 
-    from .run import _python_only
-
-    os.environ.setdefault("MPLBACKEND", "Agg")
     nb = nbformat.read(str(master), as_version=4)
     ns: dict = {"__name__": "__main__"}
-    in_tests = False
     sink = io.StringIO()
+    # Headless drawing while the master runs, without leaving MPLBACKEND in this process's
+    # environment: every kernel started later (nbval's, a Jupyter server's) would inherit it
+    # and show no figure.
+    set_here = "MPLBACKEND" not in os.environ
+    if set_here:
+        os.environ["MPLBACKEND"] = "Agg"
+    try:
+        _run_master_cells(master, nb, ns, sink)
+    finally:
+        if set_here:
+            os.environ.pop("MPLBACKEND", None)
+    return ns
+
+
+def _run_master_cells(master: Path, nb, ns: dict, sink: io.StringIO) -> None:
+    from .run import _python_only
+
+    in_tests = False
     for cell in nb.cells:
         marker = _marker(cell)
         if marker.startswith("# BEGIN TESTS"):
@@ -98,7 +112,6 @@ def master_namespace(master: Path) -> dict:
             continue
         with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
             exec(compile(_python_only(cell.source), str(master), "exec"), ns)  # noqa: S102
-    return ns
 
 
 class _Recorder:
