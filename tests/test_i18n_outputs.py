@@ -201,3 +201,44 @@ def test_a_chinese_chapters_code_marks_what_it_shows(name):
         f"{chapter} shows text that is not marked (wrap it in _(), see CONTRIBUTING.md's "
         "Chinese edition):\n" + "\n".join(found[:40])
     )
+
+
+SETS = sorted((ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
+
+
+@pytest.mark.parametrize("master", SETS, ids=lambda p: p.stem[:2])
+def test_a_problem_sets_setup_prints_chinese_in_the_chinese_edition(master):
+    """The setup cells of each problem set (the same code in exercises/ and exercises/zh) run in
+    Chinese print no English sentence: their own text goes through _() like a chapter's, and
+    nothing before the first question is left unmarked (tools/messages.py find solutions)."""
+    import contextlib
+    import io
+
+    from lecturekit import language
+
+    assert not messages.find([master.relative_to(ROOT).as_posix()])
+    nb = json.loads(master.read_text(encoding="utf-8"))
+    setup = []
+    for cell in nb["cells"]:
+        text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if cell["cell_type"] == "raw" and text.strip().upper().startswith("# BEGIN QUESTION"):
+            break
+        if cell["cell_type"] == "code":
+            setup.append(re.sub(r"^\s*[%!].*$", "", text, flags=re.MULTILINE))
+    # after the first question, a student's cell may have rebound `_` (`for _ in range(n)`):
+    # a later cell that translates imports `_` itself
+    asked = False
+    for cell in nb["cells"]:
+        text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        asked = asked or text.strip().upper().startswith("# BEGIN QUESTION")
+        if asked and cell["cell_type"] == "code" and re.search(r"(?<![\w.])_\(", text):
+            assert re.search(r"from lecturekit import .*(?<!\w)_(?!\w)", text), (
+                f"{master.name} cell {cell.get('id')} calls _() after a question without "
+                "importing it in the same cell"
+            )
+    out = io.StringIO()
+    with language.using("zh"), contextlib.redirect_stdout(out):
+        exec(compile("\n".join(setup), str(master), "exec"), {"__name__": "__main__"})  # noqa: S102
+    printed = out.getvalue()
+    found = english_sentences(printed)
+    assert not found, f"{master.name}'s setup prints English in Chinese:\n" + "\n".join(found)

@@ -44,6 +44,9 @@ PACKAGE = ROOT / "lecturekit"
 #: the English chapters, whose code cells are read like modules (the Chinese ones, in zh/, have
 #: the same code)
 NOTEBOOKS = ROOT / "notebooks"
+#: the problem sets' masters: what a student sees of their code (the setup cells, the code a
+#: question hands over) is read like a chapter's; the solution and test cells are not shown
+SOLUTIONS = ROOT / "solutions"
 LOCALE = PACKAGE / "locale"
 DOMAIN = "lecturekit"
 TRANSLATED = ("zh",)
@@ -94,13 +97,14 @@ def source_files(paths=("lecturekit",)) -> list[Path]:
     return sorted(f for f in found if f.is_file())
 
 
-def notebook_files(paths=("notebooks",)) -> list[Path]:
-    """The English chapters among ``paths`` (``notebooks`` for all of them, or chapter files;
-    never the Chinese edition in ``notebooks/zh``, whose code is the English one's)."""
+def notebook_files(paths=("notebooks", "solutions")) -> list[Path]:
+    """The English chapters and problem-set masters among ``paths`` (``notebooks`` or
+    ``solutions`` for all of them, or notebook files; never the Chinese edition in
+    ``notebooks/zh``, whose code is the English one's, nor the exercises made from the masters)."""
     found: set[Path] = set()
     for p in paths:
         path = ROOT / p
-        if path.is_dir() and path.resolve() == NOTEBOOKS.resolve():
+        if path.is_dir() and path.resolve() in (NOTEBOOKS.resolve(), SOLUTIONS.resolve()):
             found |= set(path.glob("*.ipynb"))
         elif path.suffix == ".ipynb":
             found.add(path)
@@ -117,8 +121,15 @@ def notebook_cells(path: Path) -> list[tuple[str, str]]:
     a cell magic (``%%bash``) is not Python and is left out."""
     nb = json.loads(path.read_text(encoding="utf-8"))
     cells = []
+    hidden = False  # inside a master's solution or tests: never shown to a student as code
     for cell in nb.get("cells", []):
-        if cell.get("cell_type") != "code":
+        if cell.get("cell_type") == "raw":
+            marker = "".join(cell.get("source", "")).strip().upper()
+            if marker.startswith(("# BEGIN SOLUTION", "# BEGIN TESTS")):
+                hidden = True
+            elif marker.startswith(("# END SOLUTION", "# END TESTS")):
+                hidden = False
+        if cell.get("cell_type") != "code" or hidden:
             continue
         source = cell.get("source", "")
         source = "".join(source) if isinstance(source, list) else source
@@ -143,8 +154,8 @@ class Code:
         return rel(self.path) + (f"#{self.cell}" if self.cell is not None else "")
 
 
-def code(paths=("lecturekit", "notebooks")) -> list[Code]:
-    """The modules and the chapters' code cells under ``paths``."""
+def code(paths=("lecturekit", "notebooks", "solutions")) -> list[Code]:
+    """The modules, the chapters' code cells and the problem sets' shown code under ``paths``."""
     found = [Code(p, p.read_text(encoding="utf-8")) for p in source_files(paths)]
     for nb in notebook_files(paths):
         found += [Code(nb, source, cell) for cell, source in notebook_cells(nb)]
@@ -886,7 +897,7 @@ def _tree(unit: Code) -> ast.AST | None:
     return ast.parse(unit.source) if unit.cell is None else _parse(unit.source)
 
 
-def marked_calls_with_no_literal(paths=("lecturekit", "notebooks")) -> list[str]:
+def marked_calls_with_no_literal(paths=("lecturekit", "notebooks", "solutions")) -> list[str]:
     """``_(f"...")``, ``_("a" + b)``, ``_("{n}".format(n=n))``: a marking call whose message is
     built in place, which no extraction can see (the catalog would never hold it). A name, an
     attribute or a subscript is fine: text marked with ``N_`` where it was defined (or, in a
@@ -911,7 +922,7 @@ def marked_calls_with_no_literal(paths=("lecturekit", "notebooks")) -> list[str]
     return wrong
 
 
-def shadowed(paths=("lecturekit", "notebooks")) -> list[str]:
+def shadowed(paths=("lecturekit", "notebooks", "solutions")) -> list[str]:
     """Functions (and comprehensions) that call ``_()`` where ``_`` is also a local name (``for _
     in ...``, ``a, _ = ...``): there the call would reach the throwaway value, not the catalog.
     A chapter is one namespace: ``_, x = ...`` at the top of any cell rebinds the ``_`` every

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from importlib import resources
 
+from .. import language
 from ..errors import LectureKitError
 from ..language import _
 
@@ -20,14 +21,18 @@ C_BASE = 0x2000
 
 
 def example(name: str) -> str:
-    """The source text of example ``name`` (see :data:`EXAMPLES`)."""
+    """The source text of example ``name`` (see :data:`EXAMPLES`), its comments in the language
+    spoken (``data/examples/zh/`` holds the Chinese edition: the same instructions, commented in
+    Chinese)."""
     if name not in EXAMPLES:
         raise LectureKitError(
             _("unknown example {name!r}; examples: {join}").format(
                 name=name, join=", ".join(EXAMPLES)
             )
         )
-    return resources.files("lecturekit").joinpath(f"data/examples/{name}.s").read_text("utf-8")
+    folder = resources.files("lecturekit").joinpath("data/examples")
+    edition = folder.joinpath(language.get_language(), f"{name}.s")
+    return (edition if edition.is_file() else folder.joinpath(f"{name}.s")).read_text("utf-8")
 
 
 def example_state(name: str, n: int, seed: int = 0) -> tuple[dict[str, int], dict[int, int]]:
