@@ -398,7 +398,8 @@ def _check_cp_ep(model: ModelConfig, parallel: ParallelConfig, cp: int, ep: int)
 
 
 def lecture_table(model: ModelConfig | str = "gpt3") -> list[dict]:
-    """The slide's table from the slide's formulas, with our GiB and GB and the slide's value.
+    """The slide's table from the slide's formulas, with our GiB and GB and the slide's value
+    (``consumer`` is marked with ``N_``: a chapter shows it as ``_(row["consumer"])``).
 
     Psi = L(12h^2+13h) + hv + h(s+1); params+grads = 4 Psi bytes; optimizer = 12 Psi bytes;
     activations = (L(5as^2+34hs) + 5hs + 4sv) x b bytes (the slide prints "x 4b").
@@ -406,9 +407,9 @@ def lecture_table(model: ModelConfig | str = "gpt3") -> list[dict]:
     model = preset(model)
     psi = lecture_parameter_count(model)
     rows = [
-        ("params+grads", "(L(12h²+13h)+hv+h(s+1)) × 4", 4 * psi),
-        ("optimizer", "(L(12h²+13h)+hv+h(s+1)) × 12", 12 * psi),
-        ("activations", "(L(5as²+34hs)+5hs+4sv) × b", lecture_activation_bytes(model)),
+        (N_("params+grads"), "(L(12h²+13h)+hv+h(s+1)) × 4", 4 * psi),
+        (N_("optimizer"), "(L(12h²+13h)+hv+h(s+1)) × 12", 12 * psi),
+        (N_("activations"), "(L(5as²+34hs)+5hs+4sv) × b", lecture_activation_bytes(model)),
     ]
     out = []
     for name, formula, n in rows:
@@ -425,7 +426,7 @@ def lecture_table(model: ModelConfig | str = "gpt3") -> list[dict]:
     total = sum(r["bytes"] for r in out)
     out.append(
         {
-            "consumer": "total",
+            "consumer": N_("total"),
             "formula": "",
             "bytes": total,
             "GiB": total / GIB,
