@@ -29,7 +29,12 @@ sys.path.insert(0, str(ROOT / "tools"))
 import messages  # noqa: E402  (tools/messages.py)
 
 #: Chinese chapters whose outputs hold no English sentence at all (the list to grow)
-ENFORCED: tuple[str, ...] = ("08_training_memory", "09_pipeline_parallelism")
+ENFORCED: tuple[str, ...] = (
+    "08_training_memory",
+    "09_pipeline_parallelism",
+    "10_parallelism_and_collectives",
+    "11_hardware_limits",
+)
 #: Chinese chapters where lecturekit prints no English (their own code cells still may)
 LIBRARY_IN_CHINESE = (
     "08_training_memory",

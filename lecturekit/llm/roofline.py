@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from numbers import Integral, Real
 
 from ..errors import ConfigError
-from ..language import _
+from ..language import N_, _
 
 
 def _positive(value, name: str, what: str) -> float:
@@ -300,10 +300,13 @@ def op_time(
 
 
 def classify(op_or_intensity, peak_flops: float, bandwidth: float) -> str:
-    """``"memory-bound"`` left of the ridge point, ``"compute-bound"`` at or right of it."""
+    """``"memory-bound"`` left of the ridge point, ``"compute-bound"`` at or right of it (the
+    English word, marked for the catalog: a chapter shows it as ``_(classify(...))``)."""
     intensity = op_or_intensity.intensity if isinstance(op_or_intensity, Op) else op_or_intensity
     _nonneg(intensity, "intensity", "classify")
-    return "memory-bound" if intensity < ridge_point(peak_flops, bandwidth) else "compute-bound"
+    if intensity < ridge_point(peak_flops, bandwidth):
+        return N_("memory-bound")
+    return N_("compute-bound")
 
 
 def square_gemm_ridge_size(
