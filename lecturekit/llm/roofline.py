@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from numbers import Integral, Real
 
 from ..errors import ConfigError
-from ..language import _
+from ..language import N_, _
 
 
 def _positive(value, name: str, what: str) -> float:
@@ -303,7 +303,9 @@ def classify(op_or_intensity, peak_flops: float, bandwidth: float) -> str:
     """``"memory-bound"`` left of the ridge point, ``"compute-bound"`` at or right of it."""
     intensity = op_or_intensity.intensity if isinstance(op_or_intensity, Op) else op_or_intensity
     _nonneg(intensity, "intensity", "classify")
-    return "memory-bound" if intensity < ridge_point(peak_flops, bandwidth) else "compute-bound"
+    if intensity < ridge_point(peak_flops, bandwidth):
+        return N_("memory-bound")
+    return N_("compute-bound")
 
 
 def square_gemm_ridge_size(
