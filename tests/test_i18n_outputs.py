@@ -34,6 +34,7 @@ ENFORCED: tuple[str, ...] = (
     "09_pipeline_parallelism",
     "10_parallelism_and_collectives",
     "11_hardware_limits",
+    "15_training_network",
 )
 #: Chinese chapters where lecturekit prints no English (their own code cells still may)
 LIBRARY_IN_CHINESE = (

@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import LectureKitError
-from ..language import _
+from ..language import N_, _
 from .graph import OPS, Builder, GraphError, TensorGraph
 from .ops import FUNCTIONS
 
@@ -459,7 +459,13 @@ class GraphBreakFunction:
         self.names = _params(fn)
         self.cache: dict[tuple, Segment] = {}
         self.outputs: dict[tuple, list[str]] = {}
-        self.stats = {"captures": 0, "cached calls": 0, "graph breaks": 0, "guard misses": 0}
+        # the keys are shown as they are (a chapter translates them with _(key))
+        self.stats = {
+            N_("captures"): 0,
+            N_("cached calls"): 0,
+            N_("graph breaks"): 0,
+            N_("guard misses"): 0,
+        }
         self.log: list[str] = []
 
     def _capture(self, args, key):

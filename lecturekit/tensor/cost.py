@@ -458,7 +458,7 @@ class Cost:
     @property
     def bound(self) -> str:
         compute, memory = self.flops / self.ceiling, self.bytes / self.cpu.bandwidth
-        return "compute" if compute >= memory else "memory"
+        return N_("compute") if compute >= memory else N_("memory")
 
     @property
     def gflops(self) -> float:

@@ -780,9 +780,9 @@ def _apply_step(step, loops: list[Loop], binding: dict, label: str):
             why = "; ".join(
                 x
                 for x in (
-                    f"unknown {', '.join(unknown)}" if unknown else "",
-                    f"missing {', '.join(missing)}" if missing else "",
-                    f"twice {', '.join(twice)}" if twice else "",
+                    _("unknown {names}").format(names=", ".join(unknown)) if unknown else "",
+                    _("missing {names}").format(names=", ".join(missing)) if missing else "",
+                    _("twice {names}").format(names=", ".join(twice)) if twice else "",
                 )
                 if x
             )
