@@ -34,6 +34,8 @@ ENFORCED: tuple[str, ...] = (
     "09_pipeline_parallelism",
     "10_parallelism_and_collectives",
     "11_hardware_limits",
+    "12_real_compilers",
+    "13_beyond_the_block",
     "14_tensor_compilers",
     "15_training_network",
 )

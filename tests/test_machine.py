@@ -4,8 +4,15 @@ import json
 
 import pytest
 
+from lecturekit import language
 from lecturekit.errors import MachineError
-from lecturekit.target.machine import describe, get_machine, load_machine, preset
+from lecturekit.target.machine import (
+    describe,
+    get_machine,
+    load_machine,
+    preset,
+    provenance_text,
+)
 
 
 def test_lecture_latencies_match_design():
@@ -162,3 +169,20 @@ def test_real_core_presets_are_per_opcode_and_say_where_from(name):
     assert "0 differ" in m.provenance["checked"] or "2 differ" in m.provenance["checked"]
     for cls in ("alu", "load", "store", "fadd", "fmul", "fdiv"):  # class = representative op
         assert m.timing(cls) in m.opcodes.values()
+
+
+@pytest.mark.parametrize("name", ["rocket-rv64", "sifive-7-rv64"])
+def test_a_presets_provenance_is_described_in_chinese(name):
+    """The sentences tools/llvm_presets.py writes into [provenance] are the catalog's: in
+    Chinese, describe() says them in Chinese, with the file's opcodes and counts in them."""
+    m = preset(name)
+    english = describe(m)
+    with language.using("zh"):
+        chinese = describe(m)
+    for key in ("refused", "retimed", "checked"):
+        value = m.provenance[key]
+        assert value in english and value not in chinese
+    with language.using("zh"):
+        checked = provenance_text(m.provenance["checked"])
+    assert checked != m.provenance["checked"] and "778" in checked and "differ" not in checked
+    assert provenance_text("written by hand") == "written by hand"

@@ -74,6 +74,7 @@ A custom machine loads from a small TOML or JSON file with :func:`load_machine`;
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -308,6 +309,45 @@ class Machine:
         return m
 
 
+#: the sentences tools/llvm_presets.py writes into an LLVM preset's ``[provenance]``
+#: (``refused``, ``retimed``, ``checked``): :func:`describe` shows them in the language spoken;
+#: any other text there is shown as written
+PROVENANCE_TEXTS = (
+    N_("llvm-mca cannot time {opcodes} (these keep their class's timing)"),
+    N_(
+        "latency as llvm-mca simulates it, not as its table says: {changes} "
+        "(llvm-mca times a call at -call-latency, 100 cycles)"
+    ),
+    N_(
+        "{probes} two-instruction probes (per opcode: a reader of its result, an independent "
+        "addi, itself again) issue in the same cycles as in llvm-mca's timeline under "
+        "issue_rules = llvm-mca; {differ} differ"
+    ),
+)
+
+
+#: the keys tools/llvm_presets.py writes into ``[provenance]``, as :func:`describe` names them
+PROVENANCE_KEYS = {
+    "generator": N_("generator"),
+    "model": N_("model"),
+    "command": N_("command"),
+    "refused": N_("refused"),
+    "retimed": N_("retimed"),
+    "checked": N_("checked"),
+}
+
+
+def provenance_text(value: str) -> str:
+    """A ``[provenance]`` value in the language spoken (as written when it is not one of
+    :data:`PROVENANCE_TEXTS`)."""
+    for template in PROVENANCE_TEXTS:
+        pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(template))
+        m = re.fullmatch(pattern, value)
+        if m:
+            return _(template).format(**m.groupdict())
+    return value
+
+
 def describe(machine: Machine) -> str:
     """A short text: stages, width, units, and the latency table for the common classes."""
     lines = [
@@ -362,7 +402,10 @@ def describe(machine: Machine) -> str:
     if machine.provenance:
         lines.append(
             _("from: {sources}").format(
-                sources="; ".join(f"{k} {v}" for k, v in machine.provenance.items())
+                sources="; ".join(
+                    f"{_(PROVENANCE_KEYS[k]) if k in PROVENANCE_KEYS else k} {provenance_text(v)}"
+                    for k, v in machine.provenance.items()
+                )
             )
         )
     lines.append(

@@ -949,33 +949,14 @@ def saved_or_live(name: str, compute, tools=("clang", "llvm-mca"), store: str = 
     return saved[name]
 
 
-def draw_comparison(c: Comparison, ax=None, title: str | None = None):
-    """Each instruction's issue-to-result bar in lecturekit (top) and llvm-mca (below it)."""
-    import matplotlib.pyplot as plt
+def __getattr__(name: str):
+    # draw_comparison moved to lecturekit.viz.real (a drawing, with the figures' fonts); the
+    # name stays here for notebooks and students' code that call real.draw_comparison
+    if name == "draw_comparison":
+        from ..viz.real import draw_comparison
 
-    rows = c.rows()
-    if ax is None:
-        _unused, ax = plt.subplots(figsize=(9, 0.32 * len(rows) + 1.2))
-    for r in rows:
-        y = r["index"]
-        ax.barh(y - 0.18, r["lk_done"] - r["lk_issue"], left=r["lk_issue"], height=0.34,
-                color="#4c72b0", label="lecturekit" if y == 0 else None)  # fmt: skip
-        ax.barh(y + 0.18, r["mca_done"] - r["mca_issue"], left=r["mca_issue"], height=0.34,
-                color="#dd8452", label="llvm-mca" if y == 0 else None)  # fmt: skip
-    ax.set_yticks(range(len(rows)))
-    ax.set_yticklabels([f"I{r['index'] + 1} {r['text']}" for r in rows], fontsize=7)
-    ax.invert_yaxis()
-    ax.set_xlabel(_("cycle (issue → result ready)"))
-    lk, mca = c.cycles
-    ax.set_title(
-        title
-        or _("{preset}: lecturekit {lk} cycles, llvm-mca {mca}").format(
-            preset=c.preset, lk=lk, mca=mca
-        ),
-        fontsize=9,
-    )
-    ax.legend(loc="upper right", fontsize=8)
-    return ax
+        return draw_comparison
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")  # i18n: not shown
 
 
 # -- random blocks and the class where the models coincide ---------------------------------
@@ -1081,7 +1062,6 @@ __all__ = [
     "compile_c",
     "coinciding",
     "compile_gcc",
-    "draw_comparison",
     "explain",
     "find_tool",
     "function_body",
