@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import messages  # noqa: E402  (tools/messages.py)
 
 #: Chinese chapters whose outputs hold no English sentence at all (the list to grow)
-ENFORCED: tuple[str, ...] = ("05_optimal_scheduling",)
+ENFORCED: tuple[str, ...] = ("05_optimal_scheduling", "07_software_pipelining")
 #: Chinese chapters where lecturekit prints no English (their own code cells still may)
 LIBRARY_IN_CHINESE = (
     "08_training_memory",
@@ -50,6 +50,7 @@ ALLOWED = set(
     pytorch torch adam adamw sgd lecture classic5 dual mips riscv llvm mca clang gcc rocket u74
     skylake flash attention ulysses ring tree gpipe interleaved dualpipe zb h1 h2 v half min
     all reduce gather scatter to true false none
+    raw war waw mem
     """.split()
 )
 #: a run of three or more English words (letters, hyphens, apostrophes)
