@@ -30,6 +30,8 @@ import messages  # noqa: E402  (tools/messages.py)
 
 #: Chinese chapters whose outputs hold no English sentence at all (the list to grow)
 ENFORCED: tuple[str, ...] = (
+    "05_optimal_scheduling",
+    "07_software_pipelining",
     "08_training_memory",
     "09_pipeline_parallelism",
     "10_parallelism_and_collectives",
@@ -62,6 +64,7 @@ ALLOWED = set(
     all reduce gather scatter to true false none
     split tile reorder fuse vectorize unroll parallel vec par kij exp log tanh relu sin cos
     matmul transpose where sum
+    raw war waw mem
     """.split()
 )
 #: a run of three or more English words (letters, hyphens, apostrophes)

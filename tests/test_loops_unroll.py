@@ -334,21 +334,3 @@ def test_a_delay_slot_machine_is_noted_not_silently_ignored():
     for notes in (unroll(SAXPY, 2, m).notes, modulo_schedule(SAXPY, m).notes):
         assert any("delay slot, which loops do not model" in note for note in notes)
     assert not any("delay slot" in note for note in unroll(SAXPY, 2, "classic5").notes)
-
-
-@pytest.mark.parametrize("name", ["saxpy_loop", "running_sum", "prefix_product"])
-def test_an_examples_chinese_edition_is_the_same_program(name):
-    """The Chinese edition of an example loop (comments in Chinese) is the same program: the
-    same instructions, operands and labels, line for line, and its comments are Chinese."""
-    from lecturekit import language
-
-    english = example(name)
-    with language.using("zh"):
-        chinese = example(name)
-    assert chinese != english and ("课上的循环" in chinese or "递推" in chinese)
-
-    def code(text):
-        return [line.split("#", 1)[0].rstrip() for line in text.splitlines()]
-
-    assert code(chinese) == code(english)
-    assert [i.text for i in parse(chinese)] == [i.text for i in parse(english)]

@@ -68,7 +68,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..errors import ScheduleError
-from ..language import _
+from ..language import N_, _
 from .bounds import (
     ISSUE,
     _topo,
@@ -118,7 +118,8 @@ DEFAULT_ENGINE = "optsched"
 
 @dataclass
 class SearchEvent:
-    """One moment of the search: ``kind`` is ``start``, ``incumbent``, ``progress`` or ``done``.
+    """One moment of the search: ``kind`` is ``start``, ``incumbent``, ``progress`` or ``done``
+    (marked with ``N_``: translate it where shown, ``_(event.kind)``).
 
     ``incumbent`` is the best length found so far and ``incumbent_order`` its order; ``prefix``
     the order prefix being explored (progress events); ``bound`` the lower bound of the block.
@@ -439,7 +440,9 @@ class _Search:
             if self.best is None or self.maxfin < self.best:
                 self.best = self.maxfin
                 self.best_order = list(self.order)
-                self.event("incumbent", _("new incumbent: {best} cycles").format(best=self.best))
+                self.event(
+                    N_("incumbent"), _("new incumbent: {best} cycles").format(best=self.best)
+                )
                 if self.prune and self.best <= self.root_bound:
                     self.stop = True
             return
@@ -462,7 +465,7 @@ class _Search:
                 self.stop = True
                 return
             if self.trace and self.nodes % self.trace_every == 0:
-                self.event("progress", _("{nodes} nodes explored").format(nodes=self.nodes))
+                self.event(N_("progress"), _("{nodes} nodes explored").format(nodes=self.nodes))
             saved = self.apply(j, t)
             if self.strong and self.dominance and self.dominated():  # the cheaper test first
                 self.pruned_dominance += 1
@@ -763,7 +766,7 @@ def _optimal_search(
                 search.best, search.best_order = length, order
                 initial_length = length
     search.event(
-        "start",
+        N_("start"),
         _("lower bound {root_bound}; list scheduling gives {best}").format(
             root_bound=search.root_bound, best=search.best
         ),
@@ -771,7 +774,7 @@ def _optimal_search(
     if n > MAX_DEPTH:  # the depth-first search recurses once per instruction
         search.timed_out = True
         search.event(
-            "done",
+            N_("done"),
             _("{n} operations: more than {max_depth}, no exhaustive search").format(
                 n=n, max_depth=MAX_DEPTH
             ),
@@ -821,14 +824,14 @@ def _optimal_search(
     if search.timed_out:
         what = _("proven optimal anyway (meets the bound)") if proven else _("not proven optimal")
         search.event(
-            "done",
+            N_("done"),
             _("limit reached after {nodes} nodes: best {best}, {what}").format(
                 nodes=search.nodes, best=search.best, what=what
             ),
         )
     else:
         search.event(
-            "done",
+            N_("done"),
             _("search complete after {nodes} nodes: optimum {best}").format(
                 nodes=search.nodes, best=search.best
             ),

@@ -3,6 +3,9 @@
 ``saxpy_loop``  the lecture's ``for (j = 0; j < MAX; j++) C[j] += A * B[j];``
 ``running_sum`` ``s = s + B[j]``: a recurrence through a register
 ``prefix_product`` ``a[i] = a[i-1] * x``: a recurrence through memory
+
+A program's comments are text a person reads: :func:`example` gives them in the language
+spoken (:data:`COMMENTS`, through the catalog); the instructions are the same in every language.
 """
 
 from __future__ import annotations
@@ -10,29 +13,48 @@ from __future__ import annotations
 import random
 from importlib import resources
 
-from .. import language
 from ..errors import LectureKitError
-from ..language import _
+from ..language import N_, _
 
 EXAMPLES = ("saxpy_loop", "running_sum", "prefix_product")
+#: the comments of the example programs that are prose, as written in their files (a comment
+#: that is code, ``# B[j]``, reads the same in every language)
+COMMENTS = (
+    N_("The lecture's loop (软件流水线):  for (j = 0; j < MAX; j++) C[j] += A * B[j];"),
+    N_("$s0 = A,  $s1 = &B[j],  $s2 = &C[j],  $s3 = &B[MAX]  (words are 4 bytes)"),
+    N_("j++ (pointer into B)"),
+    N_("j++ (pointer into C)"),
+    N_("until j == MAX"),
+    N_("A running sum (a recurrence through a register):  for (j = 0; j < MAX; j++) s = s + B[j];"),
+    N_("s = s + B[j]   (needs the previous iteration's s)"),
+    N_("A recurrence through memory:  for (i = 1; i < MAX; i++) a[i] = a[i-1] * x;"),
+    N_("a[i-1]: what the previous iteration stored"),
+)
 
 B_BASE = 0x1000
 C_BASE = 0x2000
 
 
 def example(name: str) -> str:
-    """The source text of example ``name`` (see :data:`EXAMPLES`), its comments in the language
-    spoken (``data/examples/zh/`` holds the Chinese edition: the same instructions, commented in
-    Chinese)."""
+    """The source text of example ``name`` (see :data:`EXAMPLES`)."""
     if name not in EXAMPLES:
         raise LectureKitError(
             _("unknown example {name!r}; examples: {join}").format(
                 name=name, join=", ".join(EXAMPLES)
             )
         )
-    folder = resources.files("lecturekit").joinpath("data/examples")
-    edition = folder.joinpath(language.get_language(), f"{name}.s")
-    return (edition if edition.is_file() else folder.joinpath(f"{name}.s")).read_text("utf-8")
+    text = resources.files("lecturekit").joinpath(f"data/examples/{name}.s").read_text("utf-8")
+    return "".join(_comment_in_language(line) for line in text.splitlines(keepends=True))
+
+
+def _comment_in_language(line: str) -> str:
+    """``line`` with its comment (after ``#``) in the language spoken when it is one of
+    :data:`COMMENTS`; the code before it and the spacing are kept."""
+    code, sep, comment = line.partition("#")
+    text = comment.strip()
+    if not sep or text not in COMMENTS:
+        return line
+    return code + sep + comment.replace(text, _(text), 1)
 
 
 def example_state(name: str, n: int, seed: int = 0) -> tuple[dict[str, int], dict[int, int]]:

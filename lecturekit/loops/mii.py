@@ -88,12 +88,23 @@ class Recurrence:
     distance: int
     bound: int
 
+    def cycle(self, graph: Graph) -> str:
+        """The cycle as code names it, the same in every language: ``I6 -> I6 (RAW s1)``."""
+        parts = self._parts(graph)
+        return f"{parts['path']} ({parts['via']})"
+
+    def _parts(self, graph: Graph) -> dict[str, str]:
+        return {
+            "path": " -> ".join(graph.label(i) for i in (*self.ops, self.ops[0])),
+            "via": ", ".join(f"{e.kind} {e.on}" for e in self.edges),
+        }
+
     def describe(self, graph: Graph) -> str:
-        path = " -> ".join(graph.label(i) for i in (*self.ops, self.ops[0]))
-        via = ", ".join(f"{e.kind} {e.on}" for e in self.edges)
         return _(
             "{path} ({via}): latency {latency} over distance {distance} -> II >= {bound}"
-        ).format(path=path, via=via, latency=self.latency, distance=self.distance, bound=self.bound)
+        ).format(
+            **self._parts(graph), latency=self.latency, distance=self.distance, bound=self.bound
+        )
 
 
 def resource_bounds(graph: Graph) -> list[ResourceBound]:

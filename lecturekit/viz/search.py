@@ -196,7 +196,7 @@ def draw_ratio_histogram(
 
     fig, ax = _figure(ax, (7.0, 3.2))
     edges = [1.0, 1.0000001, 1.05, 1.10, 1.20, float("inf")]
-    labels = ["optimal", "≤ 5 %", "5–10 %", "10–20 %", "> 20 %"]
+    labels = [_("optimal"), "≤ 5 %", "5–10 %", "10–20 %", "> 20 %"]
     names = list(ratios)
     width = 0.8 / max(1, len(names))
     x = np.arange(len(labels))

@@ -52,7 +52,7 @@ def event_caption(event) -> str:
         "{bound}; cut off by bounds {pruned_bound}, by domination "
         "{pruned_dominance}"
     ).format(
-        kind=event.kind,
+        kind=_(event.kind),
         nodes=event.nodes,
         best=best,
         gap=gap,
