@@ -29,7 +29,11 @@ sys.path.insert(0, str(ROOT / "tools"))
 import messages  # noqa: E402  (tools/messages.py)
 
 #: Chinese chapters whose outputs hold no English sentence at all (the list to grow)
-ENFORCED: tuple[str, ...] = ("01_processor_pipelines", "02_hazards_and_reordering")
+ENFORCED: tuple[str, ...] = (
+    "01_processor_pipelines",
+    "02_hazards_and_reordering",
+    "03_dependence_graph",
+)
 #: Chinese chapters where lecturekit prints no English (their own code cells still may)
 LIBRARY_IN_CHINESE = (
     "08_training_memory",
