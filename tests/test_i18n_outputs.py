@@ -33,6 +33,7 @@ ENFORCED: tuple[str, ...] = (
     "01_processor_pipelines",
     "02_hazards_and_reordering",
     "03_dependence_graph",
+    "04_list_scheduling",
 )
 #: Chinese chapters where lecturekit prints no English (their own code cells still may)
 LIBRARY_IN_CHINESE = (
