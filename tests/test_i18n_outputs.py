@@ -34,6 +34,7 @@ ENFORCED: tuple[str, ...] = (
     "02_hazards_and_reordering",
     "03_dependence_graph",
     "04_list_scheduling",
+    "06_loop_unrolling",
 )
 #: Chinese chapters where lecturekit prints no English (their own code cells still may)
 LIBRARY_IN_CHINESE = (

@@ -334,3 +334,25 @@ def test_a_delay_slot_machine_is_noted_not_silently_ignored():
     for notes in (unroll(SAXPY, 2, m).notes, modulo_schedule(SAXPY, m).notes):
         assert any("delay slot, which loops do not model" in note for note in notes)
     assert not any("delay slot" in note for note in unroll(SAXPY, 2, "classic5").notes)
+
+
+@pytest.mark.parametrize("name", ["saxpy_loop", "running_sum", "prefix_product"])
+def test_an_examples_comments_are_in_the_readers_language_and_its_code_is_not(name):
+    """example() gives the comments' prose in Chinese in Chinese (every comment with English
+    words in it is one of COMMENTS), the file as it is in English, the same program in both."""
+    import re
+    from importlib import resources
+
+    from lecturekit.language import using
+    from lecturekit.loops.examples import COMMENTS
+
+    source = resources.files("lecturekit").joinpath(f"data/examples/{name}.s").read_text("utf-8")
+    with using("en"):
+        assert example(name) == source
+    with using("zh"):
+        zh = example(name)
+    assert zh != source and not any(phrase in zh for phrase in COMMENTS)
+    for line in zh.splitlines():
+        comment = line.partition("#")[2]
+        assert not re.search(r"[A-Za-z]{3,} [A-Za-z]{3,}", comment), line
+    assert parse(zh).instructions == parse(source).instructions

@@ -11,7 +11,7 @@ import random
 from importlib import resources
 
 from ..errors import LectureKitError
-from ..language import _
+from ..language import N_, _
 
 EXAMPLES = ("saxpy_loop", "running_sum", "prefix_product")
 
@@ -19,15 +19,34 @@ B_BASE = 0x1000
 C_BASE = 0x2000
 
 
+#: the prose of the examples' comments (the code in them, ``C[j] += A * B[j]``, is read as it
+#: is): :func:`example` gives it in the reader's language
+COMMENTS = (
+    N_("The lecture's loop (软件流水线):"),
+    N_("(words are 4 bytes)"),
+    N_("(pointer into B)"),
+    N_("(pointer into C)"),
+    N_("until j == MAX"),
+    N_("A running sum (a recurrence through a register):"),
+    N_("(needs the previous iteration's s)"),
+    N_("A recurrence through memory:"),
+    N_("what the previous iteration stored"),
+)
+
+
 def example(name: str) -> str:
-    """The source text of example ``name`` (see :data:`EXAMPLES`)."""
+    """The source text of example ``name`` (see :data:`EXAMPLES`), its comments' prose in the
+    reader's language."""
     if name not in EXAMPLES:
         raise LectureKitError(
             _("unknown example {name!r}; examples: {join}").format(
                 name=name, join=", ".join(EXAMPLES)
             )
         )
-    return resources.files("lecturekit").joinpath(f"data/examples/{name}.s").read_text("utf-8")
+    text = resources.files("lecturekit").joinpath(f"data/examples/{name}.s").read_text("utf-8")
+    for phrase in COMMENTS:
+        text = text.replace(phrase, _(phrase))
+    return text
 
 
 def example_state(name: str, n: int, seed: int = 0) -> tuple[dict[str, int], dict[int, int]]:
