@@ -298,9 +298,10 @@ def draw_dependence_graph(
     if title is None:
         what = _("transitive reduction") if reduce else _("all dependences")
         machine = getattr(getattr(dg, "machine", None), "name", graph.name)
-        title = _("Dependence graph ({what})").format(what=what) + (
-            f" on {machine}" if machine else ""
-        )
+        if machine:
+            title = _("Dependence graph ({what}) on {machine}").format(what=what, machine=machine)
+        else:
+            title = _("Dependence graph ({what})").format(what=what)
         if path and length is not None:
             title += _("\ncritical path {join}: {length} cycles").format(
                 join=" → ".join(label(i) for i in path), length=length

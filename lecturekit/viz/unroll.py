@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import ScheduleError
-from ..language import _, ngettext, ordinal
+from ..language import _, display_width, ljust, ngettext, ordinal, rjust
 from .fonts import figure
 from .style import GRID_COLOR, NOTE_COLOR, instruction_color, lighten, text_color_on
 
@@ -336,7 +336,7 @@ def _num(x: float) -> str:
 def pass_table_text(view: PassView) -> str:
     """Every cycle of the pass shown: what issues (copy and original instruction), and what the
     next instruction in order waits for."""
-    rows = [("cycle", "issues", _("next in order waits for"))]
+    rows = [(_("cycle"), _("issues"), _("next in order waits for"))]
     for c in view.cycles:
         st = cycle_state(view, c)
         issued = "; ".join(f"{view.text(o)}  ({view.where(o)})" for o in st.issued) or "-"
@@ -344,9 +344,9 @@ def pass_table_text(view: PassView) -> str:
         if st.head is not None and c < view.end and dict(st.waiting)[st.head]:
             why = f"{view.text(st.head)}: {'; '.join(dict(st.waiting)[st.head])}"
         rows.append((str(c), issued, why.replace("`", "")))
-    w0 = max(len(r[0]) for r in rows)
-    w1 = max(len(r[1]) for r in rows)
-    lines = [f"{a.rjust(w0)}  {b.ljust(w1)}  {c}".rstrip() for a, b, c in rows]
+    w0 = max(display_width(r[0]) for r in rows)
+    w1 = max(display_width(r[1]) for r in rows)
+    lines = [f"{rjust(a, w0)}  {ljust(b, w1)}  {c}".rstrip() for a, b, c in rows]
     u = view.unrolled
     lines.append(
         _(
