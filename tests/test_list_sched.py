@@ -3,7 +3,7 @@ multi-issue with units, and the cross-check with in-order hardware on random blo
 
 import pytest
 from conftest import SIX_BLOCK
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from lecturekit.asm.random_blocks import random_block
@@ -383,6 +383,9 @@ def test_right_justify_keeps_the_length_and_is_legal(six):
     priority=st.sampled_from(["height_descendants", "bottleneck", "height"]),
     lookahead=st.integers(0, 3),
 )
+# found by hypothesis: program order (31 cycles) beat every candidate of the improved heuristic
+# (32) until "original" was one of them
+@example(seed=144, size=12, machine="dual", priority="height_descendants", lookahead=0)
 def test_new_heuristics_are_legal_and_never_beat_the_optimum(
     seed, size, machine, priority, lookahead
 ):

@@ -564,6 +564,7 @@ IMPROVED_PRIORITIES = (
     "descendants",
     "noninterfering",
     "successors",
+    "original",  # program order: on some blocks better than all the others
 )
 IMPROVED_LOOKAHEADS = (0, 2)
 #: the greedy completions the pilot method of :func:`improved_schedule` tries, in turn
