@@ -94,7 +94,8 @@ def _selected(root: Path, only: list[str], lang: str, every: bool) -> list[Path]
         for item in only:
             path = Path(item)
             if path.suffix == ".ipynb" and path.exists():
-                hits = [path.resolve()]
+                # an edition (notebooks/zh/04_列表调度.ipynb) stands for its English notebook
+                hits = [i18n.english_source(root, path) or path.resolve()]
                 if hits[0] not in sources:
                     raise LectureKitError(
                         _(
