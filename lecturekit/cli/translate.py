@@ -27,7 +27,9 @@ def register(sub) -> None:
         metavar="NOTEBOOK",
         help=_(
             "English notebooks to act on, by path or name prefix (e.g. 04 or "
-            "exercises/04_list_scheduling.ipynb); default: every chapter and problem set that "
+            "exercises/04_list_scheduling_problems.ipynb; the path of a Chinese edition, "
+            "notebooks/zh/04_列表调度.ipynb, stands for its English notebook); default: every "
+            "chapter and problem set that "
             "has a translation file (status, build) or every one (sync)"
         ),
     )
