@@ -119,3 +119,21 @@ def test_a_chapters_four_notebooks_open_as_four_tabs():
         assert problems.endswith("_problems.ipynb") and zh_problems.endswith("_习题.ipynb")
         assert zh_problems == zh_chapter.removesuffix(".ipynb") + "_习题.ipynb"
         assert all(name.startswith(n + "_") for name in names)
+
+
+def test_every_link_between_the_courses_notebooks_leads_to_a_file():
+    """A chapter or problem set linking another notebook (chapter 10 points to chapter 15) links
+    it by the name it has in its own folder: in notebooks/zh, 15_集群网络.ipynb."""
+    pages = [ROOT / "glossary.ipynb"]
+    for folder in ("notebooks", "exercises", "notebooks/zh", "exercises/zh"):
+        pages += course_files.numbered(ROOT / folder)
+    broken = []
+    for page in pages:
+        nb = nbformat.read(str(page), as_version=4)
+        for cell in nb.cells:
+            if cell.cell_type != "markdown":
+                continue
+            for target in re.findall(r"\]\(([^)\s#:]+\.ipynb)(?:#[^)\s]*)?\)", cell.source):
+                if not (page.parent / target).is_file():
+                    broken.append(f"{page.relative_to(ROOT)} cell {cell.get('id')}: {target}")
+    assert not broken, "links to no file:\n" + "\n".join(broken)
