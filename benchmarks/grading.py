@@ -27,6 +27,7 @@ from pathlib import Path
 import nbformat
 
 from lecturekit.grading import autograder_notebook, find_master, grade_folder
+from lecturekit.i18n import problems_name
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -45,7 +46,7 @@ def partial(master: Path, exercise: Path):
 
 
 def make_folder(master: Path, folder: Path, count: int) -> dict[str, int]:
-    exercise = ROOT / "exercises" / master.name
+    exercise = ROOT / "exercises" / problems_name(master.stem)
     kinds = {"solution": 0, "empty": 0, "partial": 0}
     half = partial(master, exercise)
     for k in range(count):

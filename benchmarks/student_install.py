@@ -162,7 +162,10 @@ def main() -> int:
             + ", ".join(only_otter)
         )
 
-        nb = json.loads((ROOT / "exercises" / f"{args.set}.ipynb").read_text(encoding="utf-8"))
+        from lecturekit.i18n import problems_name
+
+        name = problems_name(args.set)  # exercises/04_list_scheduling_problems.ipynb
+        nb = json.loads((ROOT / "exercises" / name).read_text(encoding="utf-8"))
         first = "".join(nb["cells"][0]["source"])
         cwd = str(ROOT / "exercises")
         times = []
@@ -185,7 +188,7 @@ def main() -> int:
         # checker and read the notebook's public tests; an estimate of the floor, not a Grader
         floor = (
             "import json, lecturekit.grading.check\n"
-            f"nb = json.load(open({args.set + '.ipynb'!r}, encoding='utf-8'))\n"
+            f"nb = json.load(open({name!r}, encoding='utf-8'))\n"
             "tests = nb['metadata']['otter']['tests']"
         )
         lows = []

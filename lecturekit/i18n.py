@@ -4,8 +4,16 @@ The English notebooks are the only source of code, tests and outputs. A translat
 for each markdown cell of one English notebook, the English text it translates (``en``) and the
 translation (``zh``), keyed by the cell's id::
 
-    translations/zh/notebooks/04_list_scheduling.yaml   ->  notebooks/zh/04_list_scheduling.ipynb
-    translations/zh/exercises/04_list_scheduling.yaml   ->  exercises/zh/04_list_scheduling.ipynb
+    translations/zh/notebooks/04_list_scheduling.yaml   ->  notebooks/zh/04_列表调度.ipynb
+    translations/zh/exercises/04_list_scheduling.yaml   ->  exercises/zh/04_列表调度_习题.ipynb
+
+Each of a chapter's four notebooks has its own file name, because JupyterLab names a tab after
+the file: ``notebooks/04_list_scheduling.ipynb``, the student's problem set
+``exercises/04_list_scheduling_problems.ipynb`` (from the master ``solutions/04_list_scheduling
+.ipynb``), and their Chinese editions, named by the chapter's short Chinese title
+(:data:`TITLES`). :func:`edition_path` and :func:`problems_name` make these names,
+:func:`topic_of` reads any of them back (and an old name, or a copy a student or a learning
+platform renamed) to the chapter it belongs to; nothing else builds or parses them.
 
 :func:`build_one` writes the Chinese notebook: every cell of the English one, in order, with the
 same ids and code, each markdown cell's text replaced by its translation, and
@@ -77,22 +85,117 @@ class TranslationError(LectureKitError):
     """A translation file that cannot be read or an edition that is not current."""
 
 
-# -- paths -----------------------------------------------------------------------------------
+# -- file names --------------------------------------------------------------------------------
+#: each chapter's short title in an edition's language, by the English chapter's file name: the
+#: edition's file names (``notebooks/zh/04_列表调度.ipynb``). Shortened from the chapter's
+#: Chinese title (its H1), in the lecture's terms. The one table of them: a chapter missing here
+#: keeps its English name in the edition (a course other than this lecture), which the course's
+#: tests do not allow for its own chapters.
+TITLES = {
+    "zh": {
+        "01_processor_pipelines": "处理器流水线",
+        "02_hazards_and_reordering": "冒险与重排",
+        "03_dependence_graph": "数据依赖分析",
+        "04_list_scheduling": "列表调度",
+        "05_optimal_scheduling": "最优调度",
+        "06_loop_unrolling": "循环展开",
+        "07_software_pipelining": "软件流水线",
+        "08_training_memory": "训练内存占用",
+        "09_pipeline_parallelism": "流水线并行",
+        "10_parallelism_and_collectives": "张量并行与集合通信",
+        "11_hardware_limits": "硬件限制",
+        "12_real_compilers": "真实编译器",
+        "13_beyond_the_block": "超越基本块",
+        "14_tensor_compilers": "张量程序编译",
+        "15_training_network": "集群网络",
+    }
+}
+#: what ends the file name of a student's problem set, by language (``en``: the English one)
+PROBLEMS = {"en": "_problems", "zh": "_习题"}
+#: the folder of the student problem sets (the masters are in ``solutions/``, named by topic)
+EXERCISES = "exercises"
+
+
+def title(topic: str, lang: str = "en") -> str:
+    """A chapter's name in ``lang``'s file names: ``04_列表调度`` for ``04_list_scheduling``
+    in Chinese; the topic itself in English or where the table has no title."""
+    short = TITLES.get(lang, {}).get(topic)
+    return f"{topic[:2]}_{short}" if short else topic
+
+
+def problems_name(topic: str, lang: str = "en") -> str:
+    """The file name of a chapter's student problem set in ``lang``:
+    ``04_list_scheduling_problems.ipynb``, ``04_列表调度_习题.ipynb``."""
+    return f"{title(topic, lang)}{PROBLEMS[lang]}.ipynb"
+
+
+def topic_of(path: str | Path) -> str | None:
+    """The chapter (the English chapter's file name without ``.ipynb``, ``04_list_scheduling``)
+    a course notebook's file name belongs to: a chapter, a master, a problem set or an edition of
+    either, by its name today or the name it had before (``exercises/04_list_scheduling.ipynb``),
+    also a copy renamed after it (``04_列表调度_习题-Copy1.ipynb``,
+    ``04_list_scheduling_problems_Li_Hua.ipynb``). None for a name that is none of these (or a
+    chapter of another course, whose topic this table does not know: see :func:`english_topic`).
+    """
+    stem = Path(path).name.removesuffix(".ipynb")
+    for titles in TITLES.values():
+        for topic, short in titles.items():
+            if stem.startswith(topic) or stem.startswith(f"{topic[:2]}_{short}"):
+                return topic
+    return None
+
+
+def english_topic(source: Path) -> str:
+    """The topic of an English notebook in ``notebooks/`` or ``exercises/`` (any course: a name
+    the table does not know is taken as it is, less the problem sets' ending)."""
+    stem = source.name.removesuffix(".ipynb")
+    if source.parent.name == EXERCISES:
+        stem = stem.removesuffix(PROBLEMS["en"])
+    return stem
+
+
 def translation_path(root: Path, source: Path, lang: str = "zh") -> Path:
-    """``translations/<lang>/<folder>/<name>.yaml`` for the English notebook ``source``."""
+    """``translations/<lang>/<folder>/<topic>.yaml`` for the English notebook ``source``
+    (``translations/zh/exercises/04_list_scheduling.yaml`` for the problem set)."""
     rel = source.resolve().relative_to(root.resolve())
-    return root / "translations" / lang / rel.parent / (rel.stem + ".yaml")
+    return root / "translations" / lang / rel.parent / (english_topic(rel) + ".yaml")
 
 
 def edition_path(root: Path, source: Path, lang: str = "zh") -> Path:
-    """``<folder>/<lang>/<name>.ipynb``: where the translated notebook of ``source`` lives."""
+    """Where the ``lang`` edition of the English notebook ``source`` lives:
+    ``notebooks/zh/04_列表调度.ipynb``, ``exercises/zh/04_列表调度_习题.ipynb``."""
     rel = source.resolve().relative_to(root.resolve())
-    return root / rel.parent / lang / rel.name
+    topic = english_topic(rel)
+    if rel.parent.name == EXERCISES:
+        return root / rel.parent / lang / problems_name(topic, lang)
+    return root / rel.parent / lang / f"{title(topic, lang)}.ipynb"
+
+
+def english_source(root: Path, edition: Path) -> Path | None:
+    """The English notebook whose edition ``edition`` is (the inverse of :func:`edition_path`),
+    or None when it is no edition of an English notebook of the course."""
+    try:
+        rel = edition.resolve().relative_to(root.resolve())
+    except ValueError:
+        return None
+    if len(rel.parts) != 3 or rel.parts[0] not in SOURCES or rel.parts[1] not in LANGUAGES:
+        return None
+    for source in english_sources(root):
+        if edition_path(root, source, rel.parts[1]) == root / rel:
+            return source
+    return None
 
 
 def english_sources(root: Path) -> list[Path]:
-    """Every English notebook that has editions (chapters and student problem sets)."""
-    return [p for folder in SOURCES for p in sorted((root / folder).glob("*.ipynb"))]
+    """Every English notebook that may have editions: the chapters, and the student problem sets
+    by their names (``*_problems.ipynb``: a copy a student keeps under a problem set's old name,
+    ``exercises/04_list_scheduling.ipynb``, is not one)."""
+    return [
+        p
+        for folder in SOURCES
+        for p in sorted((root / folder).glob("*.ipynb"))
+        if folder != EXERCISES or p.stem.endswith(PROBLEMS["en"])
+    ]
 
 
 # -- translation files -----------------------------------------------------------------------

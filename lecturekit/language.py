@@ -112,7 +112,7 @@ def get_language() -> str:
 
 def language_reason() -> tuple[str, str]:
     """(language, why): the automatic choice and what decided it, e.g.
-    ``("zh", "notebook notebooks/zh/04_list_scheduling.ipynb (edition zh)")``."""
+    ``("zh", "notebook notebooks/zh/04_列表调度.ipynb (edition zh)")``."""
     found = _notebook_language()
     if found is not None:
         return found

@@ -117,9 +117,10 @@ def served_files(chapters: list[Path]) -> list[tuple[Path, str]]:
 
 def screenshot_path(name: str) -> Path:
     """Where the screenshot of the served file ``name`` goes: build/screenshots/ mirrors the
-    served folders (``notebooks/zh/04_list_scheduling.ipynb`` ->
-    ``build/screenshots/notebooks/zh/04_list_scheduling.png``), so a chapter, its problem set
-    and their Chinese editions, which share a file name, never overwrite each other's."""
+    served folders (``notebooks/zh/04_列表调度.ipynb`` ->
+    ``build/screenshots/notebooks/zh/04_列表调度.png``); a chapter, its problem set and their
+    Chinese editions have four file names (lecturekit.i18n), so even a flat folder of screenshots
+    would keep all four."""
     return SCREENSHOTS / Path(name).with_suffix(".png")
 
 

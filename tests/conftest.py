@@ -77,7 +77,7 @@ LONGEST_FIRST = (
     "tests/test_pipeline_parallel_widget.py",
     "tests/test_loops_widgets.py",
     "tests/test_widgets_deps.py",
-    "notebooks/zh/05_optimal_scheduling.ipynb",
+    "notebooks/zh/05_最优调度.ipynb",
     "tests/test_real.py",
     "tests/test_widgets_pipeline.py",
     "notebooks/09_pipeline_parallelism.ipynb",

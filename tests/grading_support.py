@@ -47,7 +47,10 @@ def exercise_with(
     """The exercise (default: the committed one of ``master``) with some answer cells replaced
     (``name -> source`` for the cell that assigns/defines ``name``) and extra cells inserted after
     the cell defining a name (``("", src)``: right after the first cell)."""
-    nb = nbformat.read(str(exercise or ROOT / "exercises" / master.name), as_version=4)
+    from lecturekit.i18n import problems_name
+
+    exercise = exercise or ROOT / "exercises" / problems_name(master.stem)
+    nb = nbformat.read(str(exercise), as_version=4)
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue

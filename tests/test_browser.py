@@ -77,6 +77,8 @@ from browser_support import (
 )
 from system_tools import require
 
+from lecturekit import i18n
+
 pytestmark = pytest.mark.browser
 
 # Timeouts (ms for Playwright, s for Python). Two slow cores run the lab, Chromium and a kernel.
@@ -94,7 +96,16 @@ KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python
 CHAPTERS = widget_chapters()
 #: Chinese chapters opened in the browser (the same checks as the English ones; one is enough
 #: to show the edition renders and its steppers work, each costs a minute on two cores)
-ZH_CHAPTERS = [p for p in widget_chapters(NOTEBOOKS / "zh") if p.name == "04_list_scheduling.ipynb"]
+ZH_04 = i18n.edition_path(NOTEBOOKS.parent, NOTEBOOKS / "04_list_scheduling.ipynb")
+ZH_CHAPTERS = [p for p in widget_chapters(NOTEBOOKS / "zh") if p.name == ZH_04.name]
+
+
+def link_to(path: str) -> str:
+    """The selector of a home-page link to ``path``: JupyterLab writes the href percent-encoded
+    (a Chinese file name, ``04_列表调度_习题.ipynb``), as written or encoded either way."""
+    return ", ".join(
+        f'.jp-RenderedMarkdown a[href*="/files/{p}"]' for p in dict.fromkeys([path, quote(path)])
+    )
 
 
 def _harness_notebook(path: Path) -> None:
@@ -564,9 +575,9 @@ def test_course_home_leads_to_a_problem_set(lab, tab):
         served = {name for _source, name in course_files() if "/" in name}
         assert served and not served - linked, f"index.ipynb does not link {served - linked}"
         sets = sorted(n for n in served if n.startswith("exercises/") and "/zh/" not in n)
-        target = "exercises/04_list_scheduling.ipynb"
+        target = f"exercises/{i18n.problems_name('04_list_scheduling')}"
         target = target if target in sets else sets[0]
-        link = page.locator(f'.jp-RenderedMarkdown a[href*="/files/{target}"]')
+        link = page.locator(link_to(target))
         link.first.scroll_into_view_if_needed(timeout=10_000)
         link.first.click(timeout=10_000)
         page.wait_for_function(JS_WAIT_NOTEBOOK, arg=target, timeout=LOAD_TIMEOUT, polling=500)
@@ -597,7 +608,7 @@ def test_course_home_leads_to_a_chinese_problem_set(lab, tab):
     zh_sets = sorted(n for n in served if n.startswith("exercises/zh/"))
     if not zh_sets:
         pytest.skip("no Chinese problem set (exercises/zh/) exists yet")
-    target = "exercises/zh/04_list_scheduling.ipynb"
+    target = f"exercises/zh/{i18n.problems_name('04_list_scheduling', 'zh')}"
     target = target if target in zh_sets else zh_sets[0]
     page, problems = tab.start()
     try:
@@ -612,7 +623,7 @@ def test_course_home_leads_to_a_chinese_problem_set(lab, tab):
         assert any(a["path"] == "glossary.ipynb" and "术语表" in a["text"] for a in links), links
         chosen = next(a for a in links if a["path"] == target)
         assert chosen["text"].startswith("习题"), chosen
-        link = page.locator(f'.jp-RenderedMarkdown a[href*="/files/{target}"]')
+        link = page.locator(link_to(target))
         link.first.scroll_into_view_if_needed(timeout=10_000)
         link.first.click(timeout=10_000)
         page.wait_for_function(JS_WAIT_NOTEBOOK, arg=target, timeout=LOAD_TIMEOUT, polling=500)

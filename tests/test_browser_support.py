@@ -12,16 +12,22 @@ from browser_support import (
 
 
 def test_every_served_page_has_its_own_screenshot():
-    """A chapter, its problem set and their Chinese editions share a file name
-    (04_list_scheduling.ipynb): their screenshots must not overwrite each other."""
+    """A chapter, its problem set and their Chinese editions have four file names (their tabs
+    differ), and their screenshots never overwrite each other: not even by file name alone."""
     names = [name for _source, name in served_files(widget_chapters())]
-    assert "notebooks/zh/04_list_scheduling.ipynb" in names
-    assert "exercises/zh/04_list_scheduling.ipynb" in names
+    four = [
+        "notebooks/04_list_scheduling.ipynb",
+        "notebooks/zh/04_列表调度.ipynb",
+        "exercises/04_list_scheduling_problems.ipynb",
+        "exercises/zh/04_列表调度_习题.ipynb",
+    ]
+    assert set(four) <= set(names)
     shots = [screenshot_path(name) for name in names]
     assert len(set(shots)) == len(shots)
+    assert len({shot.name for shot in shots}) == len(shots)
     assert all(shot.is_relative_to(SCREENSHOTS) and shot.suffix == ".png" for shot in shots)
-    assert screenshot_path("notebooks/zh/04_list_scheduling.ipynb") == (
-        SCREENSHOTS / "notebooks" / "zh" / "04_list_scheduling.png"
+    assert screenshot_path("notebooks/zh/04_列表调度.ipynb") == (
+        SCREENSHOTS / "notebooks" / "zh" / "04_列表调度.png"
     )
 
 

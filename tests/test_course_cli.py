@@ -7,7 +7,7 @@ import pytest
 
 from lecturekit.cli import build_parser, main
 from lecturekit.errors import LectureKitError
-from lecturekit.grading import find_course
+from lecturekit.grading import find_course, find_master
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -29,6 +29,29 @@ def test_outside_a_course_the_message_says_where_it_looked(tmp_path, monkeypatch
     assert "--course" in capsys.readouterr().err
     assert main(["assign", "--course", str(tmp_path), "04"]) == 2
     assert "no solutions/ folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "04",
+        "04_list_scheduling",
+        "04_list_scheduling_problems",  # what a student of the English set submits
+        "04_列表调度_习题",  # of the Chinese one
+        "04_列表调度_习题_张三.ipynb",  # renamed by a learning platform
+        "exercises/04_list_scheduling_problems.ipynb",
+        "exercises/zh/04_列表调度_习题.ipynb",
+        "notebooks/zh/04_列表调度.ipynb",
+        "solutions/04_list_scheduling.ipynb",
+    ],
+)
+def test_grade_finds_the_master_by_any_name_of_the_problem_set(name, monkeypatch):
+    """``lecturekit grade CHAPTER``: the master of chapter 04 whichever of its notebooks'
+    names the instructor gives, a problem set or an edition never taken for the master."""
+    monkeypatch.chdir(ROOT)
+    assert find_master(name, ROOT / "solutions").resolve() == (
+        ROOT / "solutions" / "04_list_scheduling.ipynb"
+    )
 
 
 def test_grade_with_an_unknown_chapter_names_the_folder(monkeypatch, capsys):

@@ -16,9 +16,19 @@ ROOT = Path(__file__).resolve().parents[1]
 COPIES = [
     "04_list_scheduling-Copy1.ipynb",  # JupyterLab's "Duplicate"
     "04_list_scheduling (1).ipynb",  # a browser download
+    "04_list_scheduling_problems-Copy1.ipynb",
+    "04_列表调度_习题-Copy1.ipynb",
+    "04_列表调度_习题 (1).ipynb",
     "Untitled.ipynb",
     "Untitled1.ipynb",
 ]
+#: the course's own notebooks of chapter 04, by folder (lecturekit.i18n names them)
+OWN = {
+    "notebooks": "04_list_scheduling.ipynb",
+    "exercises": "04_list_scheduling_problems.ipynb",
+    "notebooks/zh": "04_列表调度.ipynb",
+    "exercises/zh": "04_列表调度_习题.ipynb",
+}
 
 
 def notebook(path: Path, heading: str = "# 04 · List scheduling — 列表调度") -> Path:
@@ -41,17 +51,18 @@ def git(cwd: Path, *args: str) -> None:
 @pytest.fixture
 def course(tmp_path):
     """A small course in a git work tree: chapter 04 and its problem set in both editions,
-    committed; beside them, untracked, the copies a student makes and a notebook of their own
-    that happens to follow the course's naming."""
+    committed; beside them, untracked, the copies a student makes, a notebook of their own
+    that happens to follow the course's naming, and a problem set saved under its old name."""
     root = tmp_path / "course"
-    for folder in ("notebooks", "exercises", "notebooks/zh", "exercises/zh"):
-        notebook(root / folder / "04_list_scheduling.ipynb")
+    for folder, name in OWN.items():
+        notebook(root / folder / name)
     git(root, "init", "-q")
     git(root, "add", ".")
     git(root, "commit", "-q", "-m", "course")
     for folder in ("notebooks", "exercises", "exercises/zh"):
         for name in [*COPIES, "04_my_notes.ipynb"]:
             notebook(root / folder / name)
+    notebook(root / "exercises" / "04_list_scheduling.ipynb")  # the problem set's old name
     course_files.tracked.cache_clear()
     yield root
     course_files.tracked.cache_clear()
@@ -59,9 +70,7 @@ def course(tmp_path):
 
 def test_in_a_git_work_tree_the_course_is_what_git_tracks(course):
     for folder in ("notebooks", "exercises", "exercises/zh"):
-        assert course_files.numbered(course / folder, course) == [
-            course / folder / "04_list_scheduling.ipynb"
-        ]
+        assert course_files.numbered(course / folder, course) == [course / folder / OWN[folder]]
         assert not course_files.is_course_file(course / folder / "04_my_notes.ipynb", course)
     git(course, "add", "notebooks/04_my_notes.ipynb")  # an instructor's new notebook, added
     course_files.tracked.cache_clear()
@@ -75,9 +84,18 @@ def test_without_git_the_course_is_what_follows_its_naming(course):
     course_files.tracked.cache_clear()
     assert course_files.tracked(course) is None
     assert [p.name for p in course_files.numbered(course / "exercises", course)] == [
-        "04_list_scheduling.ipynb",
-        "04_my_notes.ipynb",  # named like a chapter: without git it cannot be told apart
+        "04_list_scheduling.ipynb",  # named like a chapter: without git these two cannot be
+        "04_list_scheduling_problems.ipynb",
+        "04_my_notes.ipynb",  # told apart from the course's own
     ]
+    assert [p.name for p in course_files.numbered(course / "exercises" / "zh", course)] == [
+        "04_my_notes.ipynb",
+        OWN["exercises/zh"],
+    ]
+    # the home page still links the problem set by its name, not the old-named copy
+    table = course_home.home(course).cells[1].source
+    assert "[problem set 04](exercises/04_list_scheduling_problems.ipynb)" in table
+    assert "(exercises/04_list_scheduling.ipynb)" not in table
     for name in COPIES:
         assert not course_files.COURSE_NAME.match(name), name
 
@@ -85,12 +103,14 @@ def test_without_git_the_course_is_what_follows_its_naming(course):
 def test_the_course_home_lists_only_the_course_and_names_what_it_left_out(course):
     table = course_home.home(course).cells[1].source
     assert "Copy1" not in table and "my_notes" not in table and "(1)" not in table
-    assert "[problem set 04](exercises/04_list_scheduling.ipynb)" in table
-    assert "[习题 04](exercises/zh/04_list_scheduling.ipynb)" in table
+    assert "[problem set 04](exercises/04_list_scheduling_problems.ipynb)" in table
+    assert "[习题 04](exercises/zh/04_列表调度_习题.ipynb)" in table
+    assert "(notebooks/zh/04_列表调度.ipynb)" in table
     left = {p.relative_to(course).as_posix() for p in course_home.left_out(course)}
-    assert "exercises/zh/04_list_scheduling-Copy1.ipynb" in left
+    assert "exercises/zh/04_列表调度_习题-Copy1.ipynb" in left
     assert "notebooks/04_my_notes.ipynb" in left
-    assert not any(name.endswith("/04_list_scheduling.ipynb") for name in left)
+    assert "exercises/04_list_scheduling.ipynb" in left  # a student's copy under the old name
+    assert not left & {f"{folder}/{name}" for folder, name in OWN.items()}
 
 
 def test_nbval_validates_only_the_course_notebooks(course):
@@ -111,7 +131,7 @@ def test_nbval_validates_only_the_course_notebooks(course):
     files = {line.split("::")[0] for line in run.stdout.splitlines() if "::" in line}
     assert files == {
         "notebooks/04_list_scheduling.ipynb",
-        "notebooks/zh/04_list_scheduling.ipynb",
+        "notebooks/zh/04_列表调度.ipynb",
         named,
     }, run.stdout
 

@@ -17,6 +17,8 @@ sys.path.insert(0, str(ROOT / "tools"))
 import course_files  # noqa: E402
 import course_home  # noqa: E402
 
+from lecturekit import i18n  # noqa: E402
+
 
 def links():
     nb = nbformat.read(str(HOME), as_version=4)
@@ -46,7 +48,8 @@ def test_home_links_every_chinese_edition_beside_its_english_original():
     assert len(zh) >= 12
     for path in zh + zh_sets:
         n = path.name[:2]
-        english = path.parent.parent / path.name
+        english = i18n.english_source(ROOT, path)
+        assert english is not None, f"{path}: no English notebook has this edition"
         wanted = [english.relative_to(ROOT).as_posix(), path.relative_to(ROOT).as_posix()]
         row = table.get(n, [])
         assert all(w in row for w in wanted), (
@@ -93,11 +96,44 @@ def test_a_chapter_added_later_is_missing_until_the_page_is_made_again(tmp_path)
         "| 12 | [Real compilers — 真实编译器](notebooks/12_real_compilers.ipynb) | — | — | — |"
         in after
     )
-    assert "[problem set 02](exercises/02_hazards_and_reordering.ipynb)" in after
-    assert "[习题 02](exercises/zh/02_hazards_and_reordering.ipynb)" in after
-    # its Chinese edition appears in the 中文 column once it is built
+    assert "[problem set 02](exercises/02_hazards_and_reordering_problems.ipynb)" in after
+    assert "[习题 02](exercises/zh/02_冒险与重排_习题.ipynb)" in after
+    # its Chinese edition appears in the 中文 column once it is built, under its own name
     zh = nbformat.v4.new_notebook()
     zh.cells = [nbformat.v4.new_markdown_cell("# 12 · 真实编译器 — Real compilers")]
     nbformat.write(zh, str(tmp_path / "notebooks" / "zh" / "12_real_compilers.ipynb"))
+    assert "notebooks/zh/12" not in course_home.home(tmp_path).cells[1].source
+    nbformat.write(zh, str(tmp_path / "notebooks" / "zh" / "12_真实编译器.ipynb"))
     after = course_home.home(tmp_path).cells[1].source
-    assert "| [真实编译器](notebooks/zh/12_real_compilers.ipynb) | — | — |" in after
+    assert "| [真实编译器](notebooks/zh/12_真实编译器.ipynb) | — | — |" in after
+
+
+def test_a_chapters_four_notebooks_open_as_four_tabs():
+    """JupyterLab names a tab after the file: a chapter, its Chinese edition, its problem set and
+    the Chinese problem set have four different file names, each saying what it is."""
+    for n, *four in course_home.rows(ROOT):
+        assert all(four), f"row {n}: {four}"
+        names = [p.name for p in four]
+        assert len(set(names)) == 4, names
+        chapter, zh_chapter, problems, zh_problems = names
+        assert problems.endswith("_problems.ipynb") and zh_problems.endswith("_习题.ipynb")
+        assert zh_problems == zh_chapter.removesuffix(".ipynb") + "_习题.ipynb"
+        assert all(name.startswith(n + "_") for name in names)
+
+
+def test_every_link_between_the_courses_notebooks_leads_to_a_file():
+    """A chapter or problem set linking another notebook (chapter 10 points to chapter 15) links
+    it by the name it has in its own folder: in notebooks/zh, 15_集群网络.ipynb."""
+    pages = [ROOT / "glossary.ipynb"]
+    for folder in ("notebooks", "exercises", "notebooks/zh", "exercises/zh"):
+        pages += course_files.numbered(ROOT / folder)
+    broken = []
+    for page in pages:
+        nb = nbformat.read(str(page), as_version=4)
+        for cell in nb.cells:
+            if cell.cell_type != "markdown":
+                continue
+            for target in re.findall(r"\]\(([^)\s#:]+\.ipynb)(?:#[^)\s]*)?\)", cell.source):
+                if not (page.parent / target).is_file():
+                    broken.append(f"{page.relative_to(ROOT)} cell {cell.get('id')}: {target}")
+    assert not broken, "links to no file:\n" + "\n".join(broken)

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from lecturekit import i18n
+
 ROOT = Path(__file__).resolve().parents[1]
 GLOSSARY = ROOT / "glossary.ipynb"
 ROW = re.compile(r"^\| (.+?) \| (.+?) \| (.+?) \| \[(\d\d)\]\((.+?)\) \|$", re.M)
@@ -110,7 +112,7 @@ def test_each_term_links_the_chapter_section_that_uses_it(row):
     assert path.name.startswith(number), f"{english}: link {link} is not chapter {number}"
     en_names, zh_names = names(english, chinese)
     en_sections = sections(path)
-    zh_path = path.parent / "zh" / path.name
+    zh_path = i18n.edition_path(ROOT, path)
     zh_sections = sections(zh_path) if zh_path.exists() else None
     en_hits = [cid for cid, t in en_sections.items() if any(used(n, t) for n in en_names)]
     assert en_hits, f"{english}: no section of chapter {number} uses {en_names} (English)"

@@ -30,8 +30,10 @@ from course_files import numbered
 from grading_support import exercise_with, library_wrapper
 from system_tools import require
 
+from lecturekit import i18n
 from lecturekit.grading import assign_one, autograder_notebook, grade_folder, noeffort, questions
 from lecturekit.grading.run import make_plan
+from lecturekit.i18n import problems_name
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -91,9 +93,9 @@ def graded(build, assigned, tmp_path_factory):
             submissions = folder / "submissions"
             submissions.mkdir()
             shutil.copy(master, submissions / "solution.ipynb")
-            exercise = ROOT / "exercises" / master.name
-            if exercise.exists():
-                shutil.copy(exercise, submissions / f"{master.stem}-Copy1.ipynb")
+            exercise = ROOT / "exercises" / problems_name(master.stem)
+            if exercise.exists():  # submitted under the name JupyterLab gives a copy
+                shutil.copy(exercise, submissions / f"{exercise.stem}-Copy1.ipynb")
             for name in planted_for(master):
                 shutil.copy(PLANTED / name, submissions / f"planted-{name}")
             if exercise.exists():
@@ -138,9 +140,9 @@ def test_solution_scores_full_marks(master, graded):
 
 @pytest.mark.parametrize("master", SOLUTIONS, ids=lambda p: p.stem)
 def test_untouched_exercise_runs_and_scores_zero(master, graded):
-    exercise = ROOT / "exercises" / master.name
+    exercise = ROOT / "exercises" / problems_name(master.stem)
     assert exercise.exists(), f"run `lecturekit assign` to make {exercise}"
-    g = graded(master)["grades"][f"{master.stem}-Copy1.ipynb"]
+    g = graded(master)["grades"][f"{exercise.stem}-Copy1.ipynb"]
     assert g.errors == 0, f"the untouched exercise raised in {g.errors} cell(s): {g.notes}"
     assert all(score == 0 for score in g.scores.values()), g.scores
     assert set(g.scores) == set(auto_points(master))
@@ -155,10 +157,11 @@ def as_json(path):
 def test_exercises_are_what_otter_assign_makes_today(master, assigned):
     """Everything, cell ids and metadata included: a stale exercise or a random id fails."""
     made = assigned(master)
-    committed = ROOT / "exercises" / master.name
+    committed = ROOT / "exercises" / problems_name(master.stem)
+    assert made.name == committed.name
     assert committed.exists(), f"run `lecturekit assign` to make {committed}"
     assert as_json(made) == as_json(committed), (
-        f"exercises/{master.name} is not what `lecturekit assign` makes today: run it"
+        f"exercises/{committed.name} is not what `lecturekit assign` makes today: run it"
     )
     for marker in ("BEGIN SOLUTION", "END SOLUTION", "BEGIN TESTS", "# HIDDEN"):
         assert marker not in committed.read_text()
@@ -191,7 +194,9 @@ def test_no_master_keeps_a_forbidden_list():
 
 
 def test_no_exercise_without_its_solution():
-    stray = {p.name for p in numbered(ROOT / "exercises")} - {p.name for p in SOLUTIONS}
+    stray = {p.name for p in numbered(ROOT / "exercises")} - {
+        problems_name(p.stem) for p in SOLUTIONS
+    }
     assert not stray
 
 
@@ -243,7 +248,8 @@ def test_manual_questions_have_a_rubric_the_instructor_sees_and_the_student_does
     missing = [q.name for q in manual if not q.rubric]
     assert not missing, f"manual questions without `rubric:` in their config: {missing}"
     sheet = graded(master)["rubrics"].read_text(encoding="utf-8-sig")
-    exercises = [ROOT / "exercises" / master.name, ROOT / "exercises" / "zh" / master.name]
+    exercise = ROOT / "exercises" / problems_name(master.stem)
+    exercises = [exercise, i18n.edition_path(ROOT, exercise)]
     student = "\n".join(p.read_text(encoding="utf-8") for p in exercises if p.exists())
     for q in manual:
         assert f"## {q.name} ({q.points:g} points)" in sheet

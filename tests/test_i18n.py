@@ -59,7 +59,7 @@ def test_sync_then_translate_then_build(tmp_path):
     translate_all(tr, ZH)
     assert i18n.check_one(src, tr) == []
     out = i18n.build_one(src, tr, i18n.edition_path(tmp_path, src))
-    assert out == tmp_path / "notebooks/zh/04_list_scheduling.ipynb"
+    assert out == tmp_path / "notebooks/zh/04_列表调度.ipynb"
     en, zh = (nbformat.read(str(p), as_version=4) for p in (src, out))
     assert [c.id for c in zh.cells] == [c.id for c in en.cells]
     assert zh.cells[0].source == ZH["intro"] and zh.cells[2].source == ZH["cp"]
@@ -153,10 +153,10 @@ def test_cli_status_sync_build(tmp_path, monkeypatch, capsys):
     assert "cell *: stale (not built" in capsys.readouterr().out
     assert main(["translate", "build"]) == 0
     out = capsys.readouterr().out
-    assert "wrote notebooks/zh/04_list_scheduling.ipynb" in out
-    assert "ran notebooks/zh/04_list_scheduling.ipynb in zh" in out
+    assert "wrote notebooks/zh/04_列表调度.ipynb" in out
+    assert "ran notebooks/zh/04_列表调度.ipynb in zh" in out
     assert main(["translate", "status", "04"]) == 0
-    built = nbformat.read(str(tmp_path / "notebooks/zh/04_list_scheduling.ipynb"), as_version=4)
+    built = nbformat.read(str(tmp_path / "notebooks/zh/04_列表调度.ipynb"), as_version=4)
     assert built.cells[1].outputs[0]["data"]["text/plain"] == "2"  # run, not copied
     assert "execution" not in built.cells[1].metadata
     # a changed English code cell makes the built edition stale, named by cell
@@ -173,6 +173,10 @@ def test_cli_status_sync_build(tmp_path, monkeypatch, capsys):
         main(["translate", "status", "../notebooks/04_list_scheduling.ipynb", "--course", ".."])
         == 1
     )
+    capsys.readouterr()
+    # an edition, given by its path, stands for its English notebook
+    assert main(["translate", "status", "zh/04_列表调度.ipynb", "--course", ".."]) == 1
+    assert "cell code1: stale" in capsys.readouterr().out
     monkeypatch.chdir("/")
     assert main(["translate", "status"]) == 2
     assert "no course folder found" in capsys.readouterr().err
@@ -222,7 +226,7 @@ def make_exercise(tmp_path):
         }
     }
     (tmp_path / "exercises").mkdir()
-    src = tmp_path / "exercises" / "04_list_scheduling.ipynb"
+    src = tmp_path / "exercises" / "04_list_scheduling_problems.ipynb"
     nbformat.write(nb, str(src))
     return src
 
@@ -230,7 +234,8 @@ def make_exercise(tmp_path):
 def test_problem_set_messages_are_translated_and_stored(tmp_path):
     src = make_exercise(tmp_path)
     tr = i18n.translation_path(tmp_path, src)
-    assert i18n.sync(src, tr, "exercises/04_list_scheduling.ipynb")["added"] == 3
+    assert tr == tmp_path / "translations/zh/exercises/04_list_scheduling.yaml"
+    assert i18n.sync(src, tr, "exercises/04_list_scheduling_problems.ipynb")["added"] == 3
     templates = [m["en"] for m in i18n.load_messages(tr)]
     # public tests only; an f-string becomes a template, literal braces stay escaped
     assert templates == [
@@ -246,6 +251,8 @@ def test_problem_set_messages_are_translated_and_stored(tmp_path):
     i18n.save(tr, "x", i18n.load(tr))  # saving cells alone keeps the messages
     assert i18n.check_one(src, tr) == []
     out = i18n.build_one(src, tr, i18n.edition_path(tmp_path, src))
+    assert out == tmp_path / "exercises" / "zh" / "04_列表调度_习题.ipynb"
+    assert i18n.english_source(tmp_path, out) == src
     table = nbformat.read(str(out), as_version=4).metadata["lecturekit"]["messages"]
     assert i18n.translate_message("5 heights, one per instruction: {6}", table) == (
         "5 个高度，每条指令一个：{6}"
@@ -294,3 +301,39 @@ def test_drawing_code_is_written_in_english():
             ):
                 found.append(f"{path.name}:{node.lineno}: {node.value[:40]!r}")
     assert not found, "Chinese belongs in the catalog (lecturekit/locale):\n" + "\n".join(found)
+
+
+def test_the_four_notebooks_of_a_chapter_are_named_apart_and_read_back(tmp_path):
+    """lecturekit.i18n names a chapter's problem set and their Chinese editions apart (JupyterLab
+    shows a tab by file name) and reads every one back to its chapter: also the old names and
+    the copies a student, JupyterLab or a learning platform makes."""
+    assert i18n.problems_name("04_list_scheduling") == "04_list_scheduling_problems.ipynb"
+    assert i18n.problems_name("04_list_scheduling", "zh") == "04_列表调度_习题.ipynb"
+    assert i18n.problems_name("01_demo", "zh") == "01_demo_习题.ipynb"  # no title: English name
+    for name in (
+        "04_list_scheduling.ipynb",
+        "04_list_scheduling_problems.ipynb",
+        "04_列表调度.ipynb",
+        "04_列表调度_习题.ipynb",
+        "04_列表调度_习题-Copy1.ipynb",
+        "04_list_scheduling_problems_Li_Hua.ipynb",
+        "04_列表调度_习题_李华 (1).ipynb",
+        "exercises/zh/04_list_scheduling.ipynb",  # the Chinese problem set's old name
+    ):
+        assert i18n.topic_of(name) == "04_list_scheduling", name
+    for name in ("04_my_notes.ipynb", "Untitled.ipynb", "05_列表调度.ipynb", "4_list_scheduling"):
+        assert i18n.topic_of(name) is None, name
+    for folder in ("notebooks", "exercises"):
+        (tmp_path / folder).mkdir()
+    chapter = tmp_path / "notebooks" / "04_list_scheduling.ipynb"
+    problems = tmp_path / "exercises" / "04_list_scheduling_problems.ipynb"
+    old = tmp_path / "exercises" / "04_list_scheduling.ipynb"  # a student's copy, old name
+    for path in (chapter, problems, old):
+        path.write_text("{}", encoding="utf-8")
+    assert i18n.english_sources(tmp_path) == [chapter, problems]
+    assert i18n.edition_path(tmp_path, chapter) == tmp_path / "notebooks/zh/04_列表调度.ipynb"
+    edition = i18n.edition_path(tmp_path, problems)
+    assert edition == tmp_path / "exercises/zh/04_列表调度_习题.ipynb"
+    assert i18n.english_source(tmp_path, edition) == problems
+    assert i18n.english_source(tmp_path, tmp_path / "exercises/zh/04_list_scheduling.ipynb") is None
+    assert i18n.english_source(tmp_path, chapter) is None  # English: no edition of anything

@@ -73,15 +73,16 @@ def chinese(text):
 
 def translate(course: Path, exercise: Path) -> Path:
     """A translation of the exercise (every prompt marked as Chinese), its message table."""
-    translation = course / "translations" / "zh" / "exercises" / f"{NAME}.yaml"
-    i18n.sync(exercise, translation, f"exercises/{NAME}.ipynb")
+    translation = i18n.translation_path(course, exercise)
+    assert translation == course / "translations" / "zh" / "exercises" / f"{NAME}.yaml"
+    i18n.sync(exercise, translation, f"exercises/{exercise.name}")
     entries = i18n.load(translation)
     for e in entries:
         e["zh"] = "（中文）" + e["en"]
     messages = i18n.load_messages(translation)
     for m in messages:
         m["zh"] = MESSAGES.get(m["en"], "（中文）" + m["en"])
-    i18n.save(translation, f"exercises/{NAME}.ipynb", entries, messages)
+    i18n.save(translation, f"exercises/{exercise.name}", entries, messages)
     return translation
 
 
@@ -93,13 +94,14 @@ def course(tmp_path_factory):
     demo = demo_course(root)
     (root / "notebooks" / "zh").mkdir(parents=True)
     translation = translate(root, demo["exercise"])
-    i18n.build_one(demo["exercise"], translation, root / "exercises" / "zh" / f"{NAME}.ipynb")
+    i18n.build_one(demo["exercise"], translation, i18n.edition_path(root, demo["exercise"]))
     return root
 
 
 @pytest.fixture
 def zh_exercise(course):
-    return course / "exercises" / "zh" / f"{NAME}.ipynb"
+    # a chapter i18n.TITLES does not know keeps its English name, with the problem sets' 习题
+    return course / "exercises" / "zh" / f"{NAME}_习题.ipynb"
 
 
 @pytest.fixture
@@ -133,7 +135,25 @@ def test_in_exercises_zh_the_chinese_edition_is_found_not_the_english(zh_exercis
     monkeypatch.chdir(zh_exercise.parents[2] / "notebooks" / "zh")
     assert find_notebook(NAME) == zh_exercise
     monkeypatch.chdir(zh_exercise.parents[2] / "notebooks")
-    assert find_notebook(NAME) == zh_exercise.parents[1] / f"{NAME}.ipynb"
+    assert find_notebook(NAME) == zh_exercise.parents[1] / f"{NAME}_problems.ipynb"
+
+
+def test_a_problem_set_saved_under_its_old_name_is_still_found(zh_exercise, tmp_path, monkeypatch):
+    """Before the problem sets were named apart from the chapters, exercises/NN_topic.ipynb was
+    the problem set: a student's copy under that name still finds its tests, and beside the
+    course's own one it does not take its place."""
+    monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
+    course = tmp_path / "course"
+    shutil.copytree(zh_exercise.parents[2], course)
+    english = course / "exercises" / f"{NAME}_problems.ipynb"
+    old = course / "exercises" / f"{NAME}.ipynb"
+    shutil.copy(english, old)
+    monkeypatch.chdir(course / "notebooks")
+    assert find_notebook(NAME) == english
+    english.unlink()
+    assert find_notebook(NAME) == old
+    monkeypatch.chdir(course / "exercises")
+    assert Grader(NAME).path == old
 
 
 def test_a_renamed_chinese_copy_keeps_its_edition(zh_exercise, tmp_path, monkeypatch):
@@ -265,7 +285,7 @@ def test_assign_rebuilds_the_chinese_edition_and_status_reports_a_stale_one(tmp_
 
     demo = demo_course(tmp_path)
     translation = translate(tmp_path, demo["exercise"])
-    target = tmp_path / "exercises" / "zh" / f"{NAME}.ipynb"
+    target = tmp_path / "exercises" / "zh" / f"{NAME}_习题.ipynb"
     assert "exercises/zh" in build_edition(tmp_path, demo["exercise"])
     assert nbformat.read(str(target), as_version=4).metadata["lecturekit"]["edition"] == "zh"
     assert i18n.edition_problems(demo["exercise"], translation, target) == []
@@ -327,7 +347,7 @@ def test_every_committed_chinese_problem_set_checks_in_chinese(exercise):
     tests, and a first check before any answer is Chinese."""
     g = Grader(exercise.stem, notebook=exercise)
     assert g.edition == "zh"
-    english = nbformat.read(str(ROOT / "exercises" / exercise.name), as_version=4)
+    english = nbformat.read(str(i18n.english_source(ROOT, exercise)), as_version=4)
     assert set(g.messages) == set(i18n.public_messages(english))
     first = next(iter(g.expected))
     assert chinese(g.check(first, {}).text).startswith(f"{first} 尚未作答")

@@ -1,8 +1,9 @@
 """The Chinese problem set is graded by the same autograder and the same tests as the English one:
 a zh submission whose answers are the solution's scores full marks, and the untouched zh
-exercise (under a student's copy name) runs to the end and scores 0. One ``grade_folder`` run.
+exercise (under a student's copy name) runs to the end and scores 0. One ``grade_folder`` run,
+told the problem set by the Chinese file name the students submitted.
 
-The zh exercise is exercises/zh/04_list_scheduling.ipynb when it is committed; otherwise one is
+The zh exercise is exercises/zh/04_列表调度_习题.ipynb when it is committed; otherwise one is
 built here by ``i18n.build_one`` from a fixture translation (every prompt marked as Chinese)."""
 
 import csv
@@ -20,11 +21,13 @@ from lecturekit.grading import grade_folder, questions
 ROOT = Path(__file__).resolve().parents[1]
 NAME = "04_list_scheduling"
 MASTER = ROOT / "solutions" / f"{NAME}.ipynb"
-EXERCISE = ROOT / "exercises" / f"{NAME}.ipynb"
+EXERCISE = ROOT / "exercises" / i18n.problems_name(NAME)
+#: a submission as a learning platform renames it (the student's name appended)
+ANSWERED = "04_列表调度_习题_张三.ipynb"
 
 
 def zh_exercise(tmp: Path) -> Path:
-    committed = ROOT / "exercises" / "zh" / f"{NAME}.ipynb"
+    committed = i18n.edition_path(ROOT, EXERCISE)
     if committed.exists():
         return committed
     translation = tmp / "translation.yaml"
@@ -36,7 +39,7 @@ def zh_exercise(tmp: Path) -> Path:
     for m in messages:
         m["zh"] = "（中文）" + m["en"]
     i18n.save(translation, f"exercises/{NAME}.ipynb", entries, messages)
-    return i18n.build_one(EXERCISE, translation, tmp / "zh" / f"{NAME}.ipynb")
+    return i18n.build_one(EXERCISE, translation, tmp / "zh" / i18n.problems_name(NAME, "zh"))
 
 
 def answered_from_solution(exercise: Path) -> nbformat.NotebookNode:
@@ -64,11 +67,12 @@ def graded(tmp_path_factory):
     assert meta["edition"] == "zh"
     submissions = tmp / "submissions"
     submissions.mkdir()
-    nbformat.write(answered_from_solution(exercise), str(submissions / "张三-answered.ipynb"))
-    (submissions / f"{NAME}-Copy1.ipynb").write_bytes(exercise.read_bytes())
+    assert exercise.name == i18n.problems_name(NAME, "zh") == "04_列表调度_习题.ipynb"
+    nbformat.write(answered_from_solution(exercise), str(submissions / ANSWERED))
+    (submissions / f"{exercise.stem}-Copy1.ipynb").write_bytes(exercise.read_bytes())
     out = tmp / "grades.csv"
     grades = grade_folder(
-        NAME, [submissions], out, solutions=ROOT / "solutions", build=tmp / "build", jobs=2
+        exercise.stem, [submissions], out, solutions=ROOT / "solutions", build=tmp / "build", jobs=2
     )
     raw = out.read_bytes()
     rows = {Path(r["submission"]).name: r for r in csv.DictReader(out.open(encoding="utf-8-sig"))}
@@ -81,10 +85,10 @@ def auto_points():
 
 def test_a_chinese_submission_with_the_solutions_answers_scores_full_marks(graded):
     grades, rows, _ = graded
-    g = grades["张三-answered.ipynb"]
+    g = grades[ANSWERED]
     assert g.scores == pytest.approx(auto_points()), g.notes
     assert g.errors == 0, g.notes
-    assert float(rows["张三-answered.ipynb"]["total"]) == pytest.approx(sum(auto_points().values()))
+    assert float(rows[ANSWERED]["total"]) == pytest.approx(sum(auto_points().values()))
 
 
 def test_the_csv_opens_in_excel_on_a_chinese_windows(graded):
@@ -92,13 +96,13 @@ def test_the_csv_opens_in_excel_on_a_chinese_windows(graded):
     there): a Chinese file name comes back whole when read as utf-8-sig."""
     _, rows, raw = graded
     assert raw.startswith(b"\xef\xbb\xbf") and not raw[3:].startswith(b"\xef\xbb\xbf")
-    assert "张三-answered.ipynb" in rows
+    assert ANSWERED in rows
     assert raw[3:].decode("utf-8").splitlines()[0].startswith("submission,")
 
 
 def test_the_untouched_chinese_exercise_scores_zero_without_errors(graded):
     grades, _, _ = graded
-    g = grades[f"{NAME}-Copy1.ipynb"]
+    g = grades["04_列表调度_习题-Copy1.ipynb"]
     assert g.errors == 0, g.notes
     assert set(g.scores) == set(auto_points())
     assert all(score == 0 for score in g.scores.values()), g.scores
@@ -108,7 +112,9 @@ def test_both_editions_have_the_same_code_cells():
     """What makes one autograder grade both: same code, same cell ids, same tests."""
     zh_dir = ROOT / "exercises" / "zh"
     for zh in numbered(zh_dir):
-        en = nbformat.read(str(ROOT / "exercises" / zh.name), as_version=4)
+        english = i18n.english_source(ROOT, zh)
+        assert english is not None, f"{zh.name}: no English problem set has this edition"
+        en = nbformat.read(str(english), as_version=4)
         ours = nbformat.read(str(zh), as_version=4)
         assert [c.id for c in ours.cells] == [c.id for c in en.cells], zh.name
         code = [(c.id, c.source) for c in ours.cells if c.cell_type == "code"]

@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from lecturekit import i18n
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 import messages  # noqa: E402  (tools/messages.py)
@@ -215,7 +217,7 @@ def test_printed_by_the_cell_or_by_the_library():
 
 @pytest.mark.parametrize("name", LIBRARY_IN_CHINESE)
 def test_lecturekit_prints_chinese_in_a_chinese_chapter(name):
-    path = ROOT / "notebooks" / "zh" / f"{name}.ipynb"
+    path = i18n.edition_path(ROOT, ROOT / "notebooks" / f"{name}.ipynb")
     nb = json.loads(path.read_text(encoding="utf-8"))
     sources = {c.get("id", "?"): "".join(c["source"]) for c in nb["cells"]}
     found = [
@@ -233,7 +235,7 @@ def test_lecturekit_prints_chinese_in_a_chinese_chapter(name):
 
 @pytest.mark.parametrize("name", ENFORCED)
 def test_a_chinese_chapters_outputs_are_chinese(name):
-    path = ROOT / "notebooks" / "zh" / f"{name}.ipynb"
+    path = i18n.edition_path(ROOT, ROOT / "notebooks" / f"{name}.ipynb")
     found = [
         f"cell {cell}: {sentence!r}"
         for cell, text in output_texts(path)

@@ -165,7 +165,7 @@ def test_both_readmes_tell_how_to_get_a_chinese_font():
 
 
 def test_both_readmes_say_how_the_language_is_chosen():
-    from lecturekit import language
+    from lecturekit import i18n, language
 
     for name, text in (("README.md", README), ("README.zh.md", ZH)):
         edition = [s for title, s in sections(text).items() if "中文版" in title][0]
@@ -173,4 +173,10 @@ def test_both_readmes_say_how_the_language_is_chosen():
             assert needed in edition, (name, needed)
         for var in language.LOCALE_ENV:
             assert f"`{var}`" in edition, (name, var)
-        assert "lecturekit assign" in text and "exercises/zh/NN_topic.ipynb" in edition, name
+        assert "lecturekit assign" in text and "exercises/zh/NN_<标题>_习题.ipynb" in edition, name
+        # the example names are the ones lecturekit.i18n gives chapter 04's editions
+        for example in (
+            f"notebooks/zh/{i18n.title('04_list_scheduling', 'zh')}.ipynb",
+            f"exercises/zh/{i18n.problems_name('04_list_scheduling', 'zh')}",
+        ):
+            assert example in edition, (name, example)

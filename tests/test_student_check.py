@@ -37,6 +37,7 @@ from lecturekit.grading.check import (
 from lecturekit.grading.local_callee import PORTABLE_ENV
 from lecturekit.grading.noeffort import master_namespace
 from lecturekit.grading.oktests import CaseResult
+from lecturekit.i18n import problems_name
 from lecturekit.target.deps import analyze
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -136,7 +137,8 @@ def test_the_kernels_own_notebook_is_found_from_another_directory(demo, tmp_path
 def test_inside_the_course_the_exercises_folder_is_found(monkeypatch):
     monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
     monkeypatch.chdir(ROOT / "notebooks")
-    assert find_notebook("04_list_scheduling") == ROOT / "exercises" / "04_list_scheduling.ipynb"
+    problems = ROOT / "exercises" / "04_list_scheduling_problems.ipynb"
+    assert find_notebook("04_list_scheduling") == problems
 
 
 def test_nothing_found_says_where_it_looked(tmp_path, monkeypatch):
@@ -299,7 +301,7 @@ def test_numpy_only_where_the_question_allows_it(grader, env):
     exec("def height(graph, i):\n    import numpy\n    return graph['tail'][i]\n", env)
     assert "No module named 'numpy'" in short(grader.check("q2", env).text)
     master = ROOT / "solutions" / "10_parallelism_and_collectives.ipynb"
-    ps10 = Grader(master.stem, ROOT / "exercises" / master.name)
+    ps10 = Grader(master.stem, ROOT / "exercises" / problems_name(master.stem))
     assert ps10.packages == {"q2": ["numpy"]}
     assert ps10.check("q2", model_namespace(master)).status == "pass"
 
@@ -546,7 +548,7 @@ def test_every_model_function_passes_its_public_tests_both_ways(master, check_ca
     notebook, on POSIX's way and Windows': callbacks (problem set 05's ``evaluate``), numpy
     where allowed (10), helpers and caches all come along."""
     ns = model_namespace(master)
-    grader = Grader(master.stem, ROOT / "exercises" / master.name)
+    grader = Grader(master.stem, ROOT / "exercises" / problems_name(master.stem))
     code = [q for q, names in grader.expected.items() if "function" in names.values()]
     assert code, master.stem
     for question in code:

@@ -9,9 +9,11 @@ or fail a test that pairs every problem set with its solution.
 The course's files are those git tracks (``git ls-files``: committed or added; generated ones such
 as ``exercises/`` and the Chinese editions are committed too). Where the course is not a git work
 tree (an unpacked archive) or git is not installed, a numbered notebook counts when its name
-follows the course's pattern ``NN_topic.ipynb`` (lower-case words joined by ``_``), which copies
-made by JupyterLab (``-Copy1``), by a browser download (`` (1)``) or by hand (``Untitled``) do
-not. A new chapter is seen once ``git add`` has added it.
+follows the course's pattern: ``NN_topic.ipynb`` (lower-case words joined by ``_``; a problem set
+``NN_topic_problems.ipynb``) or, in the Chinese edition, ``NN_<中文标题>.ipynb`` and
+``NN_<中文标题>_习题.ipynb`` (:mod:`lecturekit.i18n` makes these names), which copies made by
+JupyterLab (``-Copy1``), by a browser download (`` (1)``) or by hand (``Untitled``) do not. A new
+chapter is seen once ``git add`` has added it.
 """
 
 from __future__ import annotations
@@ -23,8 +25,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: a chapter or problem set: two digits, then lower-case words joined by underscores
-COURSE_NAME = re.compile(r"\d\d_[a-z0-9]+(?:_[a-z0-9]+)*\.ipynb\Z")
+#: a chapter or problem set: two digits, then lower-case words joined by underscores, or (the
+#: Chinese edition) a Chinese title, ``_习题`` after it for a problem set
+COURSE_NAME = re.compile(
+    r"\d\d_(?:[a-z0-9]+(?:_[a-z0-9]+)*|[\u3400-\u9fff]+(?:_[\u3400-\u9fff]+)*)\.ipynb\Z"
+)
 
 
 @functools.cache
@@ -59,7 +64,8 @@ def is_course_file(path: Path, root: Path = ROOT) -> bool:
 
 
 def numbered(folder: Path, root: Path = ROOT) -> list[Path]:
-    """The course's notebooks ``NN_topic.ipynb`` in ``folder``, sorted (copies left out)."""
+    """The course's numbered notebooks in ``folder`` (``NN_topic.ipynb``,
+    ``NN_topic_problems.ipynb``, ``NN_列表调度.ipynb`` ...), sorted (copies left out)."""
     return sorted(
         p
         for p in Path(folder).glob("[0-9][0-9]_*.ipynb")

@@ -4,15 +4,16 @@ Usage: python tools/course_home.py          (rewrites index.ipynb at the reposit
 
 The README's "open the course" command opens this page in JupyterLab with the repository root as
 the server root, so its links reach both ``notebooks/`` and ``exercises/``. The table is built
-from the files that exist (``notebooks/NN_*.ipynb``, ``exercises/NN_*.ipynb`` and their Chinese
-editions ``notebooks/zh/``, ``exercises/zh/``, made by ``lecturekit translate build``) and their
+from the files that exist (``notebooks/NN_topic.ipynb``, ``exercises/NN_topic_problems.ipynb`` and
+their Chinese editions ``notebooks/zh/NN_列表调度.ipynb``, ``exercises/zh/NN_列表调度_习题.ipynb``,
+made by ``lecturekit translate build``; :mod:`lecturekit.i18n` names them) and their
 first heading; the page also links the glossary (术语表) and says in English and in Chinese how
 to check an answer; tests/test_course_home.py fails when the committed page is not what this
 script makes (a chapter or problem set added without running it, say).
 
 Only the course's own notebooks are listed (``tools/course_files.py``: what git tracks, so
 ``git add`` a new chapter first), never a student's copy saved beside them
-(``04_list_scheduling-Copy1.ipynb``); the script names the numbered notebooks it left out.
+(``04_list_scheduling_problems-Copy1.ipynb``); the script names the numbered notebooks it left out.
 """
 
 from __future__ import annotations
@@ -24,8 +25,12 @@ from pathlib import Path
 import nbformat
 from course_files import COURSE_NAME, numbered
 
+from lecturekit import i18n
+
 ROOT = Path(__file__).resolve().parents[1]
 HOME = "index.ipynb"
+FOLDERS = ("notebooks", "exercises", "notebooks/zh", "exercises/zh")
+PROBLEMS = i18n.PROBLEMS["en"]
 
 INTRO = """\
 # 面向目标机器的代码优化——指令并行与调度 · Course home
@@ -50,7 +55,7 @@ CHECKING = """\
 ## Checking an answer
 
 1. Open the problem set and run its first cell (`grader = Grader(...)`). A copy saved under
-   another name (`04_list_scheduling-Copy1.ipynb`) works just as well.
+   another name (`04_list_scheduling_problems-Copy1.ipynb`) works just as well.
 2. Answer each question in the cell marked `...`: a value (`q1_heights = [...]`) or the body of a
    function; run that cell.
 3. Run the `grader.check("qN")` cell below it. It answers in a line or two:
@@ -69,7 +74,7 @@ CHECKING_ZH = """\
 ## 检查答案（中文版习题）
 
 1. 打开习题（`exercises/zh/` 中的中文版），先运行第一个单元格（`grader = Grader(...)`）。
-   另存为其他名字的副本（如 `04_list_scheduling-Copy1.ipynb`）同样可用。
+   另存为其他名字的副本（如 `04_列表调度_习题-Copy1.ipynb`）同样可用。
 2. 在标有 `...` 的单元格中作答：给出一个值（`q1_heights = [...]`）或补全函数体，然后运行该单元格。
 3. 运行其下方的 `grader.check("qN")` 单元格，它用一两行中文回答：答案仍是 `...` 时显示
    *q1 尚未作答*；测试未通过时给出该测试自己的提示（*q1：2 个公开测试中通过 1 个。尚未通过：……*）；
@@ -99,19 +104,29 @@ def zh_title(path: Path) -> str:
     return text.split(" — ")[0].strip() or path.stem
 
 
-def _numbered(folder: Path, root: Path) -> dict[str, Path]:
-    return {p.name[:2]: p for p in numbered(folder, root)}
-
-
 def rows(root: Path = ROOT) -> list[tuple[str, Path | None, Path | None, Path | None, Path | None]]:
     """(number, chapter, 中文 chapter, problem set, 中文 problem set) for every number with a
-    chapter or a problem set; an edition that does not exist (yet) is ``None``."""
-    chapters = _numbered(root / "notebooks", root)
-    sets = _numbered(root / "exercises", root)
-    zh_chapters = _numbered(root / "notebooks" / "zh", root)
-    zh_sets = _numbered(root / "exercises" / "zh", root)
+    chapter or a problem set, each file where :mod:`lecturekit.i18n` names it (the four have
+    four names, so that they open in JupyterLab as four tabs); one that does not exist (yet)
+    is ``None``."""
+    own = {p for folder in FOLDERS for p in numbered(root / folder, root)}
+
+    def found(path: Path | None) -> Path | None:
+        return path if path in own else None
+
+    english = [p for folder in ("notebooks", "exercises") for p in numbered(root / folder, root)]
+    chapters = {p.name[:2]: p for p in english if p.parent.name == "notebooks"}
+    sets = {
+        p.name[:2]: p for p in english if p.parent.name == "exercises" and p.stem.endswith(PROBLEMS)
+    }
     return [
-        (n, chapters.get(n), zh_chapters.get(n), sets.get(n), zh_sets.get(n))
+        (
+            n,
+            chapters.get(n),
+            found(i18n.edition_path(root, chapters[n])) if n in chapters else None,
+            sets.get(n),
+            found(i18n.edition_path(root, sets[n])) if n in sets else None,
+        )
         for n in sorted(set(chapters) | set(sets))
     ]
 
@@ -153,9 +168,8 @@ def left_out(root: Path = ROOT) -> list[Path]:
     """Numbered notebooks in the course's folders that are not the course's own: a student's
     copy, or a new chapter git does not track yet."""
     listed = {p for row in rows(root) for p in row[1:] if p}
-    folders = ("notebooks", "exercises", "notebooks/zh", "exercises/zh")
     return sorted(
-        p for f in folders for p in (root / f).glob("[0-9][0-9]*.ipynb") if p not in listed
+        p for f in FOLDERS for p in (root / f).glob("[0-9][0-9]*.ipynb") if p not in listed
     )
 
 
@@ -169,5 +183,9 @@ if __name__ == "__main__":
     course = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT
     print(f"wrote {write(course)}")
     for p in left_out(course):
-        why = "not named NN_topic.ipynb" if not COURSE_NAME.match(p.name) else "not tracked by git"
+        why = (
+            "not a course notebook's name"
+            if not COURSE_NAME.match(p.name)
+            else "not tracked by git"
+        )
         print(f"left out {p.relative_to(course).as_posix()} ({why}; `git add` a new chapter)")

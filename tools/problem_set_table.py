@@ -99,8 +99,9 @@ def measure(master: Path, unsafe: bool = False) -> str:
     import nbformat
 
     from lecturekit.grading import autograder_notebook, grade_folder, noeffort, questions
+    from lecturekit.i18n import problems_name
 
-    exercise = ROOT / "exercises" / master.name
+    exercise = ROOT / "exercises" / problems_name(master.stem)
     possible = sum(q.points for q in questions(master) if not q.manual)
     with tempfile.TemporaryDirectory(prefix="lk-no-effort-") as tmp:
         folder = Path(tmp)

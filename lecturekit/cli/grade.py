@@ -23,7 +23,10 @@ def register(sub) -> None:
         "chapter",
         metavar="CHAPTER",
         type=chapter_number,
-        help=_("problem set: 04 (or 4), 04_list_scheduling or a path"),
+        help=_(
+            "problem set: 04 (or 4), a name (04_list_scheduling, or the name students submit: "
+            "04_list_scheduling_problems, 04_列表调度_习题) or a path"
+        ),
     )
     p.add_argument(
         "submissions",

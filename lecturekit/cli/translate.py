@@ -27,7 +27,9 @@ def register(sub) -> None:
         metavar="NOTEBOOK",
         help=_(
             "English notebooks to act on, by path or name prefix (e.g. 04 or "
-            "exercises/04_list_scheduling.ipynb); default: every chapter and problem set that "
+            "exercises/04_list_scheduling_problems.ipynb; the path of a Chinese edition, "
+            "notebooks/zh/04_列表调度.ipynb, stands for its English notebook); default: every "
+            "chapter and problem set that "
             "has a translation file (status, build) or every one (sync)"
         ),
     )
@@ -94,7 +96,8 @@ def _selected(root: Path, only: list[str], lang: str, every: bool) -> list[Path]
         for item in only:
             path = Path(item)
             if path.suffix == ".ipynb" and path.exists():
-                hits = [path.resolve()]
+                # an edition (notebooks/zh/04_列表调度.ipynb) stands for its English notebook
+                hits = [i18n.english_source(root, path) or path.resolve()]
                 if hits[0] not in sources:
                     raise LectureKitError(
                         _(

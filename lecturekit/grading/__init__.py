@@ -4,7 +4,8 @@ The instructor edits only ``solutions/NN_topic.ipynb`` (otter-grader's master-no
 questions, solutions and public and hidden tests in one notebook). Then
 
 * ``lecturekit assign`` runs ``otter assign`` on every solution notebook and copies the student
-  version into ``exercises/`` (the autograder material goes to the ignored ``build/otter/``);
+  version into ``exercises/`` as ``NN_topic_problems.ipynb`` (the autograder material goes to the
+  ignored ``build/otter/``);
 * ``lecturekit grade CHAPTER SUBMISSIONS...`` grades every submitted notebook against the public
   *and hidden* tests and writes one CSV row per student, one column per question.
 

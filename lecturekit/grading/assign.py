@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import LectureKitError
+from ..i18n import problems_name
 from ..language import _
 
 # -- reading master notebooks ---------------------------------------------------------------
@@ -180,7 +181,9 @@ INIT_CELL = (  # i18n: as is (the same code in both editions)
 
 
 def assign_one(master: Path, exercises: Path, build: Path) -> Path:
-    """``otter assign`` one master notebook; write the student notebook to ``exercises``.
+    """``otter assign`` one master notebook; write the student notebook to ``exercises``, named
+    apart from the chapter so that their tabs differ (``solutions/04_list_scheduling.ipynb`` ->
+    ``exercises/04_list_scheduling_problems.ipynb``: :func:`lecturekit.i18n.problems_name`).
 
     otter's student notebook is then made to work anywhere and to come out the same every time:
     its first cell opens the tests with :class:`lecturekit.grading.check.Grader` (found under any
@@ -218,7 +221,7 @@ def assign_one(master: Path, exercises: Path, build: Path) -> Path:
     if packages:
         student.metadata["lecturekit"]["packages"] = packages
     exercises.mkdir(parents=True, exist_ok=True)
-    target = exercises / master.name
+    target = exercises / problems_name(master.stem)
     nbformat.write(student, str(target))
     return target
 

@@ -80,19 +80,31 @@ def _assignment_of(path: Path) -> str | None:
 EDITIONS = ("zh",)
 
 
-def _course_exercises(start: Path) -> list[Path]:
-    """``exercises/`` of the course holding ``start`` (or under it: the course root itself);
-    from inside an edition's folder (``notebooks/zh``), that edition's ``exercises/zh`` first."""
+def _course_exercises(start: Path) -> list[tuple[Path, str]]:
+    """``exercises/`` of the course holding ``start`` (or under it: the course root itself), with
+    its language; from inside an edition's folder (``notebooks/zh``), that edition's
+    ``exercises/zh`` first."""
     found = []
     for folder in (start, *start.parents):
         if (folder / "exercises").is_dir() and folder.name != "exercises":
             below = start.relative_to(folder).parts  # the folders inside the course only
             edition = next((part for part in below if part in EDITIONS), None)
             if edition and (folder / "exercises" / edition).is_dir():
-                found.append(folder / "exercises" / edition)
-            found.append(folder / "exercises")
+                found.append((folder / "exercises" / edition, edition))
+            found.append((folder / "exercises", "en"))
             break
     return found
+
+
+def _file_names(assignment: str, lang: str) -> list[str]:
+    """The file names a problem set has in ``lang`` (:func:`lecturekit.i18n.problems_name`),
+    then the one it had before the problem sets were named apart from the chapters (a student's
+    old copy: ``04_list_scheduling.ipynb``, also the master's name, under which
+    ``lecturekit grade`` shows a submission to its sandbox)."""
+    from ..i18n import PROBLEMS, problems_name
+
+    names = [problems_name(assignment, lang)] if lang in PROBLEMS else []
+    return [*names, f"{assignment}.ipynb"]
 
 
 def find_notebook(assignment: str, cwd: str | Path | None = None) -> Path:
@@ -100,14 +112,14 @@ def find_notebook(assignment: str, cwd: str | Path | None = None) -> Path:
 
     1. the notebook this kernel was started for (JupyterLab's ``JPY_SESSION_NAME``: a full path,
        or a path from the server's root, looked for in the working directory too);
-    2. ``<assignment>.ipynb`` in the working directory;
+    2. the problem set by its name in the working directory (``04_list_scheduling_problems.ipynb``,
+       in ``exercises/zh/`` ``04_列表调度_习题.ipynb``, or the old ``04_list_scheduling.ipynb``);
     3. any notebook in the working directory made from the same problem set (a renamed copy such
-       as ``04_list_scheduling-Copy1.ipynb``), the most recently saved first;
-    4. ``exercises/<assignment>.ipynb`` of the course holding the working directory (from a
+       as ``04_list_scheduling_problems-Copy1.ipynb``), the most recently saved first;
+    4. the problem set in ``exercises/`` of the course holding the working directory (from a
        folder of the Chinese edition, such as ``notebooks/zh``, ``exercises/zh/`` first).
 
-    In ``exercises/zh/`` step 2 finds the Chinese problem set, never the English one: both
-    editions share the assignment name and the tests, the notebook says which edition it is.
+    Both editions share the assignment name and the tests; the notebook says which edition it is.
     """
     here = Path(cwd or os.getcwd())
     candidates: list[Path] = []
@@ -116,13 +128,18 @@ def find_notebook(assignment: str, cwd: str | Path | None = None) -> Path:
         # a full path (on Windows ``C:\\...``), or a path from the server's root
         path = Path(session)
         candidates += [path, here / path, here / path.name]
-    candidates.append(here / f"{assignment}.ipynb")
+    lang = here.name if here.name in EDITIONS else "en"
+    candidates.extend(here / name for name in _file_names(assignment, lang))
     try:
         others = sorted(here.glob("*.ipynb"), key=lambda p: -p.stat().st_mtime)
     except OSError:
         others = []
     candidates.extend(others)
-    candidates.extend(ex / f"{assignment}.ipynb" for ex in _course_exercises(here))
+    candidates.extend(
+        folder / name
+        for folder, lang in _course_exercises(here)
+        for name in _file_names(assignment, lang)
+    )
     looked = []
     for path in candidates:
         if path in looked:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import LectureKitError
+from ..i18n import topic_of
 from ..language import _
 from .assign import assign_one, questions
 
@@ -32,9 +33,16 @@ def autograder_notebook(chapter: str, solutions: Path, build: Path) -> Path:
 
 
 def find_master(chapter: str, solutions: Path) -> Path:
+    """The master notebook in ``solutions`` of ``chapter``: a master's path, a name or number
+    its file name starts with, or the name of its chapter, its problem set or an edition of
+    either (``04_list_scheduling_problems``, ``exercises/zh/04_列表调度_习题.ipynb``: the
+    master of the problem set a student submitted)."""
     path = Path(chapter)
-    if path.suffix == ".ipynb" and path.exists():
+    topic = topic_of(path.name)
+    if path.suffix == ".ipynb" and path.exists() and path.stem == (topic or path.stem):
         return path
+    if topic is not None:
+        chapter = topic
     matches = sorted(solutions.glob(f"{chapter}*.ipynb"))
     if len(matches) != 1:
         names = ", ".join(p.stem for p in sorted(solutions.glob("*.ipynb"))) or "none"
