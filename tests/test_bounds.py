@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from lecturekit.asm.random_blocks import random_block
 from lecturekit.core import Edge, Graph, Operation, Reservation, evaluate
 from lecturekit.core.bounds import (
+    ISSUE,
     alap,
     asap,
     bounds,
@@ -174,3 +175,45 @@ def test_flow_sees_what_one_resource_at_a_time_cannot():
     assert flow_feasible(g, head, tail, e + 3)
     assert flow_feasible(g, head, tail, e + 2, ops=[0, 2]) and not flow_feasible(g, head, tail, e)
     assert brute_force_optimal(g)[1] == e + 3
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    size=st.integers(1, 8),
+    registers=st.integers(3, 32),
+    cut=st.integers(0, 8),
+)
+def test_flow_with_busy_slots_never_rules_out_the_rest_of_an_optimum(seed, size, registers, cut):
+    # the search's question at a node: an optimal schedule, split after its first ``cut``
+    # operations (by issue cycle); the rest, released no earlier than the last issue cycle of
+    # the first part, must still fit around the slots the first part holds
+    g = analyze(random_block(seed, size=size, registers=registers, opcodes=OPCODES), "dual").graph
+    order, best = brute_force_optimal(g)
+    s = evaluate(g, order)
+    first, rest = order[:cut], order[cut:]
+    busy = {ISSUE: {}}
+    for j in first:
+        busy[ISSUE][s.start[j]] = busy[ISSUE].get(s.start[j], 0) + 1
+        for r in g.ops[j].reservations:
+            use = busy.setdefault(r.unit, {})
+            for c in range(s.start[j] + r.offset, s.start[j] + r.offset + r.cycles):
+                use[c] = use.get(c, 0) + 1
+    head, tail = heads_and_tails(g)
+    last = max((s.start[j] for j in first), default=g.earliest)
+    release = [max(h, last) for h in head]
+    assert flow_feasible(g, release, tail, best, rest, busy)
+
+
+def test_flow_counts_the_slots_already_taken():
+    g = two_full_cycles()
+    e = g.earliest
+    head, tail = heads_and_tails(g)
+    # a and c issued together in cycle e: the two b's fit in cycles e + 1 and e + 2 ...
+    taken = {ISSUE: {e: 2}, "A": {e: 1}, "C": {e: 1}}
+    assert flow_feasible(g, head, tail, e + 3, [2, 3], taken)
+    # ... but not when one b must be done by e + 1 (tail 1, end e + 2) and cycle e is full
+    assert not flow_feasible(g, head, tail, e + 2, [2, 3], taken)
+    assert flow_feasible(g, head, tail, e + 2, [2, 3])  # without the taken slots it would fit
+    # a unit slot taken counts too: B busy in cycle e + 1 leaves the b's only cycle e
+    assert not flow_feasible(g, head, tail, e + 2, [2, 3], {"B": {e + 1: 1}})

@@ -377,7 +377,14 @@ def strong_lower_bound(graph, head_tail: tuple[list[int], list[int]] | None = No
     return best if v is None else max(best, v)
 
 
-def flow_feasible(graph, head, tail, target: int, ops: Iterable[int] | None = None) -> bool:
+def flow_feasible(
+    graph,
+    head,
+    tail,
+    target: int,
+    ops: Iterable[int] | None = None,
+    busy: Mapping[str, Mapping[int, int]] | None = None,
+) -> bool:
     """Whether the *transportation relaxation* has a schedule ending by cycle ``target``.
 
     The relaxation keeps every resource at once but no precedence: operation ``j`` must issue in
@@ -391,7 +398,10 @@ def flow_feasible(graph, head, tail, target: int, ops: Iterable[int] | None = No
     the one-resource bounds cannot: two units each busy every cycle *and* the issue slots full.
     Only meaningful when every reservation of a unit starts at the same offset (the search
     checks ``uniform_reservations``). ``head`` and ``tail`` are indexed by operation (lists or
-    mappings); ``ops`` restricts the problem to some operations (default: all).
+    mappings); ``ops`` restricts the problem to some operations (default: all). ``busy`` gives
+    the slots already taken, per cycle, of the issue slots (key ``ISSUE``) and of each unit (as
+    for :func:`relaxed_bounds`): the exhaustive search asks whether what is left of a partial
+    schedule still fits.
     """
     g = as_graph(graph)
     todo = list(range(len(g.ops))) if ops is None else list(ops)
@@ -401,14 +411,25 @@ def flow_feasible(graph, head, tail, target: int, ops: Iterable[int] | None = No
     if any(hi[j] < lo[j] for j in todo):
         return False
     width = n + 1 if g.issue_width is None else g.issue_width
-    kind = {}  # (unit, capacity) of each operation's slot; None: issue slot only
+    busy = busy or {}
+    kind = {}  # (unit, cycles after issue) of each operation's slot; None: issue slot only
     for j in todo:
         op = g.ops[j]
         if len(op.reservations) == 1:
-            unit = op.reservations[0].unit
-            kind[j] = (unit, g.units[unit])
+            kind[j] = (op.reservations[0].unit, op.reservations[0].offset)
         else:
             kind[j] = None
+
+    def free_issue(t: int) -> int:
+        return width - busy.get(ISSUE, {}).get(t, 0)
+
+    def free_unit(j: int, t: int) -> int:  # free places of j's unit when j issues in cycle t
+        unit, offset = kind[j]
+        return g.units[unit] - busy.get(unit, {}).get(t + offset, 0)
+
+    def room(j: int, t: int) -> bool:
+        return free_issue(t) > 0 and (kind[j] is None or free_unit(j, t) > 0)
+
     # residual graph: node -> {neighbour: capacity}
     cap: dict = {}
 
@@ -419,15 +440,17 @@ def flow_feasible(graph, head, tail, target: int, ops: Iterable[int] | None = No
     for j in todo:
         edge("s", ("j", j), 1)
         for t in range(lo[j], hi[j] + 1):
+            if not room(j, t):
+                continue
             if kind[j] is None:
                 edge(("j", j), ("t", t), 1)
             else:
                 slot = ("u", kind[j][0], t)
                 edge(("j", j), slot, 1)
                 if ("t", t) not in cap[slot]:
-                    edge(slot, ("t", t), kind[j][1])
+                    edge(slot, ("t", t), free_unit(j, t))
             if "z" not in cap.get(("t", t), {}):
-                edge(("t", t), "z", width)
+                edge(("t", t), "z", free_issue(t))
 
     def push(path):
         for a, b in zip(path, path[1:]):  # noqa: B905 - consecutive pairs
@@ -438,6 +461,8 @@ def flow_feasible(graph, head, tail, target: int, ops: Iterable[int] | None = No
     flow = 0
     for j in sorted(todo, key=lambda j: (hi[j], lo[j])):
         for t in range(lo[j], hi[j] + 1):
+            if not room(j, t):
+                continue
             path = ["s", ("j", j)]
             if kind[j] is not None:
                 path.append(("u", kind[j][0], t))
