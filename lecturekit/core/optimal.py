@@ -110,6 +110,10 @@ FBI_STARTS, FBI_ROUNDS = 16, 8
 #: descents miss the root bound, the improved list heuristic (forward-backward improvement) is
 #: one more first incumbent; it cannot be interrupted, so not within short limits
 IMPROVED_MIN_LIMIT = 5.0
+#: engine="optsched", the flow relaxation at nodes: asked at least this many times, then only
+#: while at least one ask in ``FLOW_RATE`` cuts off its node (measured: a third of the asks on
+#: the full dual-issue block it was made for, an eighth on one it only slowed down)
+FLOW_TRIAL, FLOW_RATE = 50, 5
 #: the engines :func:`optimal_search` accepts (the optimal-search widget offers these)
 ENGINES = ("classic", "optsched")
 #: the engine used when none is named (issue 30: the stronger one; chapter 05 names "classic"
@@ -218,14 +222,16 @@ class _Search:
         self.full = (1 << n) - 1
         self.uniform = uniform_reservations(g)
         #: engine="optsched" on a machine issuing several operations per cycle: nodes the
-        #: one-resource bounds leave one cycle to spare are also checked by the transportation
-        #: relaxation (``flow_feasible``: every resource at once). With one issue slot per cycle
-        #: it sees nothing Jackson's rule on the issue slots does not (each cycle holds one
-        #: operation whatever its unit), so it is not asked there.
+        #: one-resource bounds leave one cycle to spare may also be checked by the transportation
+        #: relaxation (``flow_feasible``: every resource at once; the search turns it off on
+        #: blocks where it does not raise the root bound). With one issue slot per cycle it
+        #: sees nothing Jackson's rule on the issue slots does not (each cycle holds one
+        #: operation whatever its unit), so it is never asked there.
         self.flow_at_nodes = (
             strong and self.uniform and self.width is not None and self.width > 1 and bool(g.units)
         )
         self.pruned_flow = 0
+        self.flow_asks = 0
         self.prune = prune
         self.dominance = dominance and self.uniform
         self.time_limit = time_limit
@@ -380,14 +386,21 @@ class _Search:
                 bound = v
                 if bound >= best:
                     return bound
-        if self.flow_at_nodes and bound == best - 1:
+        if self.flow_at_nodes and bound == best - 1 and self.flow_pays():
             # one cycle to spare by every one-resource bound: can all resources at once still
-            # fit what is left by cycle best - 1? (a flow costs about a hundred nodes: only here)
+            # fit what is left by cycle best - 1?
+            self.flow_asks += 1
             busy = {ISSUE: self.issued, **self.usage}
             if not flow_feasible(self.g, est, q, best - 1, todo, busy):
                 self.pruned_flow += 1
                 return best
         return bound
+
+    def flow_pays(self) -> bool:
+        """Whether to keep asking the flow relaxation at nodes: a flow costs about as much as
+        four nodes, so after ``FLOW_TRIAL`` asks it is asked only while at least one ask in
+        ``FLOW_RATE`` cuts its node off (counted, not timed: the same every run)."""
+        return self.flow_asks < FLOW_TRIAL or self.pruned_flow * FLOW_RATE >= self.flow_asks
 
     def signature(self) -> tuple:
         base = self.base()
@@ -537,14 +550,15 @@ def optimal_search(
     * **a stronger root bound** (:func:`~lecturekit.core.bounds.strong_lower_bound`): the relaxed
       bounds of the whole block released at the heads with those tails, so many blocks are
       proven the moment a first schedule meets it;
-    * **the flow relaxation at nodes** (issue width 2 or more): where the one-resource bounds
-      of a prefix leave a single cycle to spare, :func:`~lecturekit.core.bounds.flow_feasible`
-      asks whether the operations left, in their windows, fit the issue slots and every unit
-      *at once* (the slots the prefix holds taken). On a dual-issue block whose ALU and issue
-      slots are both nearly full each resource alone has room and only together they do not;
-      the search then cut off prefixes it would otherwise explore by the hundred thousand
-      (issue 30: a 120-instruction ``dual`` block proven in about 300 nodes, unproven in 10 s
-      without it);
+    * **the flow relaxation at nodes** (issue width 2 or more, on blocks where it raised the
+      root bound): where the one-resource bounds of a prefix leave a single cycle to spare,
+      :func:`~lecturekit.core.bounds.flow_feasible` asks whether the operations left, in their
+      windows, fit the issue slots and every unit *at once* (the slots the prefix holds
+      taken). On a dual-issue block whose ALU and issue slots are both nearly full each
+      resource alone has room and only together they do not; the search then cuts off
+      prefixes it would otherwise explore by the hundred thousand (issue 30: a 120-instruction
+      ``dual`` block proven in about 300 nodes, unproven in 10 s without it). A flow costs
+      about four nodes, so it stays on only while it cuts often enough (``FLOW_RATE``);
     * **exact tails of small sub-blocks** (when the first schedules do not meet the root
       bound): the tail of an operation with at most ``EXACT_TAIL_MAX`` descendants is raised
       to the optimum of the sub-block it heads, found by this search (a bounded number of
@@ -725,6 +739,7 @@ def _optimal_search(
             search.root_bound = max(
                 search.root_bound, strong_lower_bound(g, (search.head, search.q))
             )
+    flow_raised = False  # whether the flow relaxation proves more than the bounds before it
     if (
         search.strong
         and prune
@@ -738,6 +753,11 @@ def _optimal_search(
             if flow_feasible(g, search.head, search.q, search.root_bound):
                 break
             search.root_bound += 1
+            flow_raised = True
+    # at the nodes too, but only where it proved more at the root: elsewhere it seldom cuts a
+    # node off and costs as much as a hundred (measured: a 50-instruction dual block proven in
+    # 8 s without it, not in 10 s with it)
+    search.flow_at_nodes = search.flow_at_nodes and flow_raised
     if (
         search.strong
         and initial
