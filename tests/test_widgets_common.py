@@ -16,6 +16,7 @@ from lecturekit.widgets.common import (  # noqa: E402
     Stepper,
     clear,
     error_html,
+    follow,
     safe,
     show_figure,
     show_text,
@@ -206,3 +207,20 @@ def test_render_may_manage_the_output_itself():
     s.step()
     assert s.output.outputs[0]["data"]["text/plain"] == "table 1"
     assert s.caption.value == "caption 1"
+
+
+def test_follow_shows_a_bad_start_and_reruns_on_every_change():
+    import ipywidgets as w
+
+    err, box, runs = w.HTML(""), w.IntText(1), []
+
+    def update():
+        runs.append(box.value)
+        if box.value < 0:
+            raise LectureKitError("negative")
+
+    box.value = -1
+    follow([box], update, err)  # no exception out of the constructor
+    assert runs == [-1] and "negative" in err.value
+    box.value = 2
+    assert runs == [-1, 2] and err.value == ""

@@ -152,6 +152,20 @@ def safe(callback: Callable, error_widget, *, clear: bool = True) -> Callable:
     return wrapper
 
 
+def follow(controls, update: Callable[[], None], error_widget) -> None:
+    """Run ``update`` now and again whenever one of ``controls`` changes value: a bad starting
+    value shows in ``error_widget`` as the first view (never an exception out of the
+    constructor), a failed change there too (:func:`safe`)."""
+    from ..errors import LectureKitError
+
+    try:
+        update()
+    except LectureKitError as exc:
+        error_widget.value = error_html(exc)
+    for control in controls:
+        control.observe(safe(lambda _change: update(), error_widget), names="value")
+
+
 def figure_png(fig, dpi: int = WIDGET_DPI, *, close: bool = True) -> bytes:
     """PNG bytes of a matplotlib figure (closed afterwards unless ``close=False``)."""
     import matplotlib.pyplot as plt
@@ -407,6 +421,7 @@ __all__ = [
     "clear",
     "error_html",
     "figure_png",
+    "follow",
     "safe",
     "show_figure",
     "show_text",

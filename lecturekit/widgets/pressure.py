@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import html
 
-from ..errors import LectureKitError
 from ..language import _
 from .common import _with_plain_text, plain_text_note
 
@@ -30,7 +29,7 @@ class RegisterSlider:
     def __init__(self, program, machine="lecture", *, registers=5, low=2, high=10, live_out=None):
         import ipywidgets as w
 
-        from .common import error_html, safe
+        from .common import follow
 
         self.program = program
         self.machine = machine
@@ -52,12 +51,7 @@ class RegisterSlider:
         self.code = w.HTML("")
         self.error = w.HTML("")
         self.figure = w.Output()
-        try:
-            self._update()
-        except LectureKitError as exc:
-            self.error.value = error_html(exc)
-        for control in (self.registers, self.strategy):
-            control.observe(safe(lambda _c: self._update(), self.error), names="value")
+        follow((self.registers, self.strategy), self._update, self.error)
         self.widget = w.VBox(
             [
                 w.HBox([self.registers, self.strategy]),

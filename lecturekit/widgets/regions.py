@@ -87,7 +87,7 @@ class RegionExplorer:
     ):
         import ipywidgets as w
 
-        from .common import error_html, safe
+        from .common import follow
 
         self.program = program
         self.inputs = list(inputs)
@@ -109,12 +109,7 @@ class RegionExplorer:
         self.notes = w.HTML("")
         self.error = w.HTML("")
         self.figure = w.Output()
-        try:
-            self._update()
-        except LectureKitError as exc:
-            self.error.value = error_html(exc)
-        for control in (self.version, self.machine):
-            control.observe(safe(lambda _c: self._update(), self.error), names="value")
+        follow((self.version, self.machine), self._update, self.error)
         self.widget = w.VBox(
             [
                 w.HBox([self.version, self.machine]),
