@@ -309,7 +309,8 @@ def test_numpy_only_where_the_question_allows_it(grader, env):
 def test_the_call_is_timed_by_sigalrm_or_by_the_watchdog(check_calls):
     """What the student's function finds in its process: on POSIX's way the callee's SIGALRM
     handler; on the portable way no SIGALRM handler (Windows has none), a SIGINT handler for
-    the watchdog's interrupt, and the interpreter the kernel runs (a virtual environment's,
+    the watchdog's interrupt (a function of its own: neither Python's default nor the SIG_IGN a
+    shell's background job inherits), and the interpreter the kernel runs (a virtual environment's,
     started with ``-I -S``: still no site-packages)."""
     from lecturekit.grading.check import restricted
 
@@ -319,7 +320,8 @@ def test_the_call_is_timed_by_sigalrm_or_by_the_watchdog(check_calls):
         "def probe():\n"
         "    alarm = signal.getsignal(signal.SIGALRM) if hasattr(signal, 'SIGALRM') else None\n"
         "    interrupt = signal.getsignal(signal.SIGINT)\n"
-        "    return [callable(alarm), interrupt is not signal.default_int_handler,\n"
+        "    watchdog = callable(interrupt) and interrupt is not signal.default_int_handler\n"
+        "    return [callable(alarm), watchdog,\n"
         "            sys.flags.isolated, sys.flags.no_site, sys.executable]\n",
         ns,
     )
