@@ -80,7 +80,7 @@ class LineCursor:
         if not self.text.startswith(s, self.pos):
             raise self.error(
                 _("expected {what}, found {found}").format(
-                    what=what or repr(s), found=self._found()
+                    what=_(what) if what else repr(s), found=self._found()
                 )
             )
         self.pos += len(s)
@@ -105,6 +105,9 @@ class LineCursor:
         return self.token(r"[^\s,()\[\]=+\-*/&|^<>!#]+|[+-]?[0-9]+")
 
     def register(self, role: str) -> str:
+        """A register name (``$t0`` or ``t0``, returned without the ``$``). ``role`` says which
+        operand it is, marked with ``N_`` and translated only for an error message: a parse
+        that succeeds never looks a text up."""
         self.skip_ws()
         start = self.pos
         tok = self.word()
@@ -114,7 +117,7 @@ class LineCursor:
             self.pos = start
             raise self.error(
                 _("expected a register for {role} (like $t0 or t0), found {found}").format(
-                    role=role, found=self._found()
+                    role=_(role), found=self._found()
                 )
             )
         return tok[0].lstrip("$")
@@ -127,7 +130,7 @@ class LineCursor:
             self.pos = start
             raise self.error(
                 _("expected an integer for {role}, found {found}").format(
-                    role=role, found=self._found()
+                    role=_(role), found=self._found()
                 )
             )
         digits = tok[0].lstrip("+-")
@@ -136,7 +139,7 @@ class LineCursor:
                 _(
                     "integer for {role} is too long ({n_digits} digits); immediates are at "
                     "most {max_immediate:,}"
-                ).format(role=role, n_digits=len(digits), max_immediate=MAX_IMMEDIATE),
+                ).format(role=_(role), n_digits=len(digits), max_immediate=MAX_IMMEDIATE),
                 tok[1],
             )
         if len(digits) > 1 and digits[0] == "0" and digits[1] not in "xX":
@@ -144,7 +147,7 @@ class LineCursor:
                 _(
                     "integer {tok!r} for {role} has a leading zero; write it without (e.g. "
                     "{plain}), or use 0x for hexadecimal"
-                ).format(tok=tok[0], role=role, plain=int(digits, 10)),
+                ).format(tok=tok[0], role=_(role), plain=int(digits, 10)),
                 tok[1],
             )
         value = int(tok[0], 0)
@@ -152,7 +155,7 @@ class LineCursor:
             raise self.error(
                 _(
                     "integer for {role} is out of range (at most {max_immediate:,} in magnitude)"
-                ).format(role=role, max_immediate=MAX_IMMEDIATE),
+                ).format(role=_(role), max_immediate=MAX_IMMEDIATE),
                 tok[1],
             )
         return value

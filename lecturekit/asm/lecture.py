@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 
 from ..errors import ParseError
-from ..language import _
+from ..language import N_, _
 from .cursor import IDENT, LineCursor, split_lines
 from .instruction import Instruction, MemRef, Program
 from .opcodes import OPCODES, TAC_BRANCHES, TAC_OPERATORS
@@ -141,13 +141,13 @@ def _parse_mips(cur: LineCursor) -> Instruction:
         cur.expect(",", "','")
 
     if fmt == "rrr":
-        d = cur.register(_("the destination"))
+        d = cur.register(N_("the destination"))
         comma()
-        a = cur.register(_("the first source"))
+        a = cur.register(N_("the first source"))
         comma()
         cur.skip_ws()
         at_b = cur.pos
-        kind, b = cur.operand(_("the second source"))
+        kind, b = cur.operand(N_("the second source"))
         if kind == "imm":
             imm_op = {"add": "addi", "sub": "subi", "mul": "muli", "div": "divi"}.get(opcode)
             if imm_op is None:
@@ -160,42 +160,42 @@ def _parse_mips(cur: LineCursor) -> Instruction:
             return Instruction(imm_op, (d,), (a,), imm=b)
         return Instruction(opcode, (d,), (a, b))
     if fmt == "rri":
-        d = cur.register(_("the destination"))
+        d = cur.register(N_("the destination"))
         comma()
-        a = cur.register(_("the source"))
+        a = cur.register(N_("the source"))
         comma()
-        imm = cur.integer(_("the immediate"))
+        imm = cur.integer(N_("the immediate"))
         return Instruction(opcode, (d,), (a,), imm=imm)
     if fmt == "ri":
-        d = cur.register(_("the destination"))
+        d = cur.register(N_("the destination"))
         comma()
-        return Instruction(opcode, (d,), (), imm=cur.integer(_("the immediate")))
+        return Instruction(opcode, (d,), (), imm=cur.integer(N_("the immediate")))
     if fmt == "rr":
-        d = cur.register(_("the destination"))
+        d = cur.register(N_("the destination"))
         comma()
-        return Instruction(opcode, (d,), (cur.register(_("the source")),))
+        return Instruction(opcode, (d,), (cur.register(N_("the source")),))
     if fmt in ("load", "store"):
-        r = cur.register(_("the loaded register") if fmt == "load" else _("the stored register"))
+        r = cur.register(N_("the loaded register") if fmt == "load" else N_("the stored register"))
         comma()
         cur.skip_ws()
         offset = 0
         if not cur.peek("("):
-            offset = cur.integer(_("the offset of offset($base)"))
-        cur.expect("(", _("'(' of offset($base)"))
-        base = cur.register(_("the base of offset($base)"))
-        cur.expect(")", _("')' closing offset($base)"))
+            offset = cur.integer(N_("the offset of offset($base)"))
+        cur.expect("(", N_("'(' of offset($base)"))
+        base = cur.register(N_("the base of offset($base)"))
+        cur.expect(")", N_("')' closing offset($base)"))
         mem = MemRef(base, offset)
         if fmt == "load":
             return Instruction(opcode, (r,), (base,), mem=mem)
         return Instruction(opcode, (), (r, base), mem=mem)
     if fmt == "rrl":
-        a = cur.register(_("the first compared register"))
+        a = cur.register(N_("the first compared register"))
         comma()
-        b = cur.register(_("the second compared register"))
+        b = cur.register(N_("the second compared register"))
         comma()
         return Instruction(opcode, (), (a, b), target=cur.label())
     if fmt == "rl":
-        a = cur.register(_("the tested register"))
+        a = cur.register(N_("the tested register"))
         comma()
         return Instruction(opcode, (), (a,), target=cur.label())
     if fmt == "l":
@@ -205,13 +205,13 @@ def _parse_mips(cur: LineCursor) -> Instruction:
 
 def _parse_address(cur: LineCursor) -> MemRef:
     cur.expect("mem[", "'mem['")
-    base = cur.register(_("the base address register"))
+    base = cur.register(N_("the base address register"))
     offset = 0
     if cur.peek("+") or cur.peek("-"):
         sign = -1 if cur.peek("-") else 1
         cur.pos += 1
-        offset = sign * cur.integer(_("the address offset"))
-    cur.expect("]", _("']' closing the address"))
+        offset = sign * cur.integer(N_("the address offset"))
+    cur.expect("]", N_("']' closing the address"))
     return MemRef(base, offset)
 
 
@@ -222,7 +222,7 @@ def _parse_tac(cur: LineCursor) -> Instruction:
         return Instruction("j", target=cur.label(), notation="tac")
     if re.match(r"if\b", cur.text[cur.pos :]):
         cur.pos += 2
-        a = cur.register(_("the first compared register"))
+        a = cur.register(N_("the first compared register"))
         cur.skip_ws()
         op = cur.token(r"==|!=|<=|>=|<|>")
         if op is None:
@@ -231,7 +231,7 @@ def _parse_tac(cur: LineCursor) -> Instruction:
                     found=cur._found()
                 )
             )
-        kind, b = cur.operand(_("the second compared operand"))
+        kind, b = cur.operand(N_("the second compared operand"))
         cur.skip_ws()
         if not re.match(r"goto\b", cur.text[cur.pos :]):
             raise cur.error(_("expected 'goto', found {found}").format(found=cur._found()))
@@ -247,14 +247,14 @@ def _parse_tac(cur: LineCursor) -> Instruction:
     if cur.peek("mem["):
         mem = _parse_address(cur)
         cur.expect("=", "'='")
-        value = cur.register(_("the stored register"))
+        value = cur.register(N_("the stored register"))
         return Instruction("sw", (), (value, mem.base), mem=mem, notation="tac")
-    dest = cur.register(_("the destination"))
-    cur.expect("=", _("'=' after the destination"))
+    dest = cur.register(N_("the destination"))
+    cur.expect("=", N_("'=' after the destination"))
     if cur.peek("mem["):
         mem = _parse_address(cur)
         return Instruction("lw", (dest,), (mem.base,), mem=mem, notation="tac")
-    kind1, a = cur.operand(_("the first operand"))
+    kind1, a = cur.operand(N_("the first operand"))
     if cur.at_end():
         if kind1 == "imm":
             return Instruction("li", (dest,), (), imm=a, notation="tac")
@@ -267,7 +267,7 @@ def _parse_tac(cur: LineCursor) -> Instruction:
                 found=cur._found()
             )
         )
-    kind2, b = cur.operand(_("the second operand"))
+    kind2, b = cur.operand(N_("the second operand"))
     reg_op, imm_op = TAC_OPERATORS[op[0]]
     if kind1 == "reg" and kind2 == "reg":
         return Instruction(reg_op, (dest,), (a, b), notation="tac")

@@ -63,7 +63,7 @@ from __future__ import annotations
 import re
 
 from ..errors import ParseError
-from ..language import _
+from ..language import N_, _
 from .cursor import LineCursor, split_lines
 from .formatting import format_riscv
 from .instruction import Instruction, MemRef, Program
@@ -321,7 +321,7 @@ def _reg(cur, role: str, fp: bool | None = None) -> str:
             text = _("expected a register for {role} (like fa0 or f10), found {found}")
         else:
             text = _("expected a register for {role} (like a0, t1 or x5), found {found}")
-        raise cur.error(text.format(role=role, found=cur._found()))
+        raise cur.error(text.format(role=_(role), found=cur._found()))
     abi = REGISTERS[name]
     if fp is not None and (abi in FP_REGISTERS) != fp:
         cur.pos = start
@@ -329,7 +329,7 @@ def _reg(cur, role: str, fp: bool | None = None) -> str:
             text = _("{role} must be a floating-point register, found {tok!r}")
         else:
             text = _("{role} must be an integer register, found {tok!r}")
-        raise cur.error(text.format(role=role, tok=tok[0]))
+        raise cur.error(text.format(role=_(role), tok=tok[0]))
     return abi
 
 
@@ -353,7 +353,9 @@ def _imm(cur, role: str, symbols: bool = True) -> int | None:
         digits = tok[0].lstrip("+-")
         if len(digits) > 20:
             raise cur.error(
-                _("{role} {tok!r} is too long (at most 20 digits)").format(role=role, tok=tok[0]),
+                _("{role} {tok!r} is too long (at most 20 digits)").format(
+                    role=_(role), tok=tok[0]
+                ),
                 at,
             )
         if digits[:2].lower() == "0x":
@@ -365,7 +367,7 @@ def _imm(cur, role: str, symbols: bool = True) -> int | None:
             cur.symbol = tok[0]
             return None
     raise cur.error(
-        _("expected an integer for {role}, found {found}").format(role=role, found=cur._found())
+        _("expected an integer for {role}, found {found}").format(role=_(role), found=cur._found())
     )
 
 
@@ -418,9 +420,9 @@ def _parse_one(cur, numeric: list[str], seen: int) -> list[Instruction]:
         return _label(cur, numeric, seen)
 
     if fmt == "rrr":
-        d = _reg(cur, _("the destination"), dest_fp)
+        d = _reg(cur, N_("the destination"), dest_fp)
         comma()
-        a = _reg(cur, _("the first source"), src_fp)
+        a = _reg(cur, N_("the first source"), src_fp)
         comma()
         cur.skip_ws()
         if cls not in ("fadd", "fmul", "fdiv") and re.match(_NUMBER, cur.text[cur.pos :]):
@@ -431,30 +433,30 @@ def _parse_one(cur, numeric: list[str], seen: int) -> list[Instruction]:
                 ),
                 at,
             )
-        b = _reg(cur, _("the second source"), src_fp)
+        b = _reg(cur, N_("the second source"), src_fp)
         ins = Instruction(opcode, (d,), (a, b))
         if cls in ("fadd", "fmul", "fdiv"):
             _rounding(cur, comma)
     elif fmt == "rrrr":
-        d = _reg(cur, _("the destination"), True)
+        d = _reg(cur, N_("the destination"), True)
         srcs = []
-        for role in (_("the first source"), _("the second source"), _("the addend")):
+        for role in (N_("the first source"), N_("the second source"), N_("the addend")):
             comma()
             srcs.append(_reg(cur, role, True))
         ins = Instruction(opcode, (d,), tuple(srcs))
         _rounding(cur, comma)
     elif fmt == "rri":
-        d = _reg(cur, _("the destination"), False)
+        d = _reg(cur, N_("the destination"), False)
         comma()
-        a = _reg(cur, _("the source"), False)
+        a = _reg(cur, N_("the source"), False)
         comma()
-        ins = Instruction(opcode, (d,), (a,), imm=_imm(cur, _("the immediate")), symbol=cur.symbol)
+        ins = Instruction(opcode, (d,), (a,), imm=_imm(cur, N_("the immediate")), symbol=cur.symbol)
     elif fmt == "ri":
-        d = _reg(cur, _("the destination"), False)
+        d = _reg(cur, N_("the destination"), False)
         comma()
         if opcode == "li":
             at = cur.pos
-            value = _imm(cur, _("the immediate"), symbols=False)
+            value = _imm(cur, N_("the immediate"), symbols=False)
             if not -(2**63) <= value < 2**64:
                 raise cur.error(_("li: {value} does not fit in 64 bits").format(value=value), at)
             ins = Instruction(opcode, (d,), (), imm=value)
@@ -475,19 +477,19 @@ def _parse_one(cur, numeric: list[str], seen: int) -> list[Instruction]:
                 _ins("addi", (d,), (d,), f"addi {d}, {d}, {lo}", symbol=lo),
             ]
         else:
-            imm = _imm(cur, _("the immediate"))
+            imm = _imm(cur, N_("the immediate"))
             ins = Instruction(opcode, (d,), (), imm=imm, symbol=cur.symbol)
     elif fmt == "rr":
-        d = _reg(cur, _("the destination"), dest_fp)
+        d = _reg(cur, N_("the destination"), dest_fp)
         comma()
-        a = _reg(cur, _("the source"), src_fp)
+        a = _reg(cur, N_("the source"), src_fp)
         if opcode.startswith(("fcvt", "fsqrt")):
             _rounding(cur, comma)
         ins = Instruction(opcode, (d,), (a,))
     elif fmt in ("load", "store"):
         is_fp = opcode.startswith("f")
         r = _reg(
-            cur, _("the loaded register") if fmt == "load" else _("the stored register"), is_fp
+            cur, N_("the loaded register") if fmt == "load" else N_("the stored register"), is_fp
         )
         comma()
         if _symbol_next(cur):  # GCC's `ld a2, .LC1`, `fld fa4, .LC0, a5`, `sd a0, sym, t0`
@@ -495,7 +497,7 @@ def _parse_one(cur, numeric: list[str], seen: int) -> list[Instruction]:
             temp = r if fmt == "load" and not is_fp else None
             if cur.peek(","):
                 comma()
-                temp = _reg(cur, _("the address register"), False)
+                temp = _reg(cur, N_("the address register"), False)
             if temp is None:
                 raise cur.error(
                     _(
@@ -521,25 +523,25 @@ def _parse_one(cur, numeric: list[str], seen: int) -> list[Instruction]:
             else:
                 ins = Instruction(opcode, (), (r, base), mem=mem, symbol=symbol)
     elif fmt == "lr":
-        d = _reg(cur, _("the destination"), False)
+        d = _reg(cur, N_("the destination"), False)
         comma()
         offset, base = _address(cur, zero_only=True)
         ins = Instruction(opcode, (d,), (base,), mem=MemRef(base, 0, WIDTH[opcode]))
     elif fmt == "amo":
-        d = _reg(cur, _("the destination"), False)
+        d = _reg(cur, N_("the destination"), False)
         comma()
-        v = _reg(cur, _("the source"), False)
+        v = _reg(cur, N_("the source"), False)
         comma()
         offset, base = _address(cur, zero_only=True)
         ins = Instruction(opcode, (d,), (v, base), mem=MemRef(base, 0, WIDTH[opcode]))
     elif fmt == "rrl":
-        a = _reg(cur, _("the first compared register"), False)
+        a = _reg(cur, N_("the first compared register"), False)
         comma()
-        b = _reg(cur, _("the second compared register"), False)
+        b = _reg(cur, N_("the second compared register"), False)
         comma()
         ins = Instruction(opcode, (), (a, b), target=label())
     elif fmt == "rl":
-        a = _reg(cur, _("the tested register"), False)
+        a = _reg(cur, N_("the tested register"), False)
         comma()
         ins = Instruction(opcode, (), (a,), target=label())
     elif fmt == "l":
@@ -547,25 +549,25 @@ def _parse_one(cur, numeric: list[str], seen: int) -> list[Instruction]:
     elif fmt == "jal":  # jal label | jal rd, label
         d = "ra"
         if re.match(r"\s*[A-Za-z0-9]+\s*,", cur.text[cur.pos :]):
-            d = _reg(cur, _("the link register"), False)
+            d = _reg(cur, N_("the link register"), False)
             comma()
         ins = Instruction(opcode, (d,), (), target=label())
     elif fmt == "jalr":  # jalr rs | jalr rd, rs[, imm] | jalr [rd,] imm(rs)
         first_is_reg = re.match(r"\s*[%$]?[A-Za-z][A-Za-z0-9_]*\s*(?:,|$)", cur.text[cur.pos :])
         d = "ra"
         if first_is_reg:
-            r = _reg(cur, _("the jump register"), False)
+            r = _reg(cur, N_("the jump register"), False)
             if not cur.peek(","):
                 ins = Instruction(opcode, (d,), (r,))
             else:
                 d = r
                 comma()
                 if re.match(r"\s*[%$]?[A-Za-z][A-Za-z0-9_]*\s*(?:,|$)", cur.text[cur.pos :]):
-                    r = _reg(cur, _("the jump register"), False)
+                    r = _reg(cur, N_("the jump register"), False)
                     imm = 0
                     if cur.peek(","):
                         comma()
-                        imm = _imm(cur, _("the offset"))
+                        imm = _imm(cur, N_("the offset"))
                     ins = Instruction(opcode, (d,), (r,), imm=imm)
                 else:
                     imm, r = _address(cur)
@@ -574,7 +576,7 @@ def _parse_one(cur, numeric: list[str], seen: int) -> list[Instruction]:
             imm, r = _address(cur)
             ins = Instruction(opcode, (d,), (r,), imm=imm)
     elif fmt == "r":
-        ins = Instruction(opcode, (), (_reg(cur, _("the jump register"), False),))
+        ins = Instruction(opcode, (), (_reg(cur, N_("the jump register"), False),))
     elif fmt == "ret":
         ins = Instruction(opcode, (), ("ra",))
     elif fmt == "call":
@@ -597,46 +599,46 @@ def _parse_one(cur, numeric: list[str], seen: int) -> list[Instruction]:
                     )
         ins = Instruction(opcode)
     elif fmt == "rd":  # frflags rd, rdcycle rd
-        ins = Instruction(opcode, (_reg(cur, _("the destination"), False),), ())
+        ins = Instruction(opcode, (_reg(cur, N_("the destination"), False),), ())
     elif fmt in ("csrset", "csrseti"):  # fsflags [rd,] rs   fsrmi [rd,] imm
         if fmt == "csrset":
-            a = _reg(cur, _("the source"), False)
+            a = _reg(cur, N_("the source"), False)
             if cur.peek(","):
                 comma()
-                ins = Instruction(opcode, (a,), (_reg(cur, _("the source"), False),))
+                ins = Instruction(opcode, (a,), (_reg(cur, N_("the source"), False),))
             else:
                 ins = Instruction(opcode, (), (a,))
         else:
             if re.match(r"\s*[A-Za-z]", cur.text[cur.pos :]):
-                d = _reg(cur, _("the destination"), False)
+                d = _reg(cur, N_("the destination"), False)
                 comma()
-                ins = Instruction(opcode, (d,), (), imm=_imm(cur, _("the immediate"), False))
+                ins = Instruction(opcode, (d,), (), imm=_imm(cur, N_("the immediate"), False))
             else:
-                ins = Instruction(opcode, (), (), imm=_imm(cur, _("the immediate"), False))
+                ins = Instruction(opcode, (), (), imm=_imm(cur, N_("the immediate"), False))
     elif fmt == "csrr":
-        d = _reg(cur, _("the destination"), False)
+        d = _reg(cur, N_("the destination"), False)
         comma()
         ins = Instruction(opcode, (d,), (), imm=_csr(cur))
     elif fmt == "csrw":
         csr = _csr(cur)
         comma()
-        ins = Instruction(opcode, (), (_reg(cur, _("the source"), False),), imm=csr)
+        ins = Instruction(opcode, (), (_reg(cur, N_("the source"), False),), imm=csr)
     elif fmt == "csrwi":
         _csr(cur)
         comma()
-        ins = Instruction(opcode, (), (), imm=_imm(cur, _("the immediate"), False))
+        ins = Instruction(opcode, (), (), imm=_imm(cur, N_("the immediate"), False))
     elif fmt == "csrrw":
-        d = _reg(cur, _("the destination"), False)
+        d = _reg(cur, N_("the destination"), False)
         comma()
         csr = _csr(cur)
         comma()
-        ins = Instruction(opcode, (d,), (_reg(cur, _("the source"), False),), imm=csr)
+        ins = Instruction(opcode, (d,), (_reg(cur, N_("the source"), False),), imm=csr)
     elif fmt == "csrrwi":
-        d = _reg(cur, _("the destination"), False)
+        d = _reg(cur, N_("the destination"), False)
         comma()
         csr = _csr(cur)
         comma()
-        _imm(cur, _("the immediate"), False)
+        _imm(cur, N_("the immediate"), False)
         ins = Instruction(opcode, (d,), (), imm=csr)
     else:
         ins = Instruction(opcode)
@@ -679,12 +681,12 @@ def _address(cur, zero_only: bool = False) -> tuple[int, str]:
     cur.symbol = None
     if not cur.peek("("):
         at = cur.pos
-        offset = _imm(cur, _("the offset of offset(base)"), symbols=not zero_only) or 0
+        offset = _imm(cur, N_("the offset of offset(base)"), symbols=not zero_only) or 0
         if zero_only and offset != 0:
             raise cur.error(_("the A extension takes (base) or 0(base), no other offset"), at)
-    cur.expect("(", _("'(' of offset(base)"))
-    base = _reg(cur, _("the base of offset(base)"), False)
-    cur.expect(")", _("')' closing offset(base)"))
+    cur.expect("(", N_("'(' of offset(base)"))
+    base = _reg(cur, N_("the base of offset(base)"), False)
+    cur.expect(")", N_("')' closing offset(base)"))
     return offset, base
 
 
@@ -710,7 +712,7 @@ def _csr(cur) -> int | None:
     tok = cur.token(r"[A-Za-z][A-Za-z0-9_.]*")
     if tok is not None:
         return CSR_NUMBERS.get(tok[0].lower())
-    return _imm(cur, _("the CSR"), symbols=False)
+    return _imm(cur, N_("the CSR"), symbols=False)
 
 
 def _label(cur, numeric: list[str] | None = None, seen: int = 0) -> str:

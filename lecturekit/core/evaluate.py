@@ -329,7 +329,7 @@ def _schedule(graph, streams, start, waits, issued, algorithm) -> Schedule:
         algorithm=algorithm,
         order=sorted(issued, key=lambda i: start[i]) if len(streams) > 1 else issued,
     )
-    sched.reasons = [waits[i].describe(graph) for i in range(n)]
+    sched.explain_by(lambda: [waits[i].describe(graph) for i in range(n)])
     sched.info["waits"] = [waits[i] for i in range(n)]
     sched.info["stalls"] = sum(waits[i].cycles for i in range(n))
     return sched

@@ -173,6 +173,8 @@ MAX_OPS = 1000
 
 #: how a reason says lookahead held an operation back (``ListStep.held`` says it for code)
 HELD_BACK = N_("held back")
+#: the fact "the issue width is used up" (list_schedule_trace's ``say`` writes it as text)
+WIDTH_USED_UP = ("width",)
 
 
 def list_schedule_trace(
@@ -237,7 +239,42 @@ def list_schedule_trace(
         preds[d].append((s, lat))
     start: dict[int, int] = {}
     picked: list[int] = []
-    reasons_for: dict[int, str] = {}
+    # why each operation started when it did, and why others waited: kept as facts, written
+    # as text (say) only for a recorded trace or when someone reads the schedule's reasons
+    reasons_for: dict[int, tuple] = {}
+
+    def say(fact: tuple) -> str:
+        kind = fact[0]
+        if kind == "width":
+            return _("issue width {issue_width} used up").format(issue_width=g.issue_width)
+        if kind == "unit":
+            return _("unit {unit} busy").format(unit=fact[1])
+        if kind == "registers":
+            return _("would raise the live values above the budget of {limit} registers").format(
+                limit=fact[1]
+            )
+        if kind == "held":
+            _kind, k, at = fact
+            return _("{held_back}: would block {op} ({says}), ready in cycle {at}").format(
+                held_back=_(HELD_BACK), op=g.label(k), says=how.says(_fmt(prio[k])), at=at
+            )
+        _kind, choice, ties = fact
+        value = _fmt(prio[choice])
+        if kind == "only":
+            return _("the only ready operation")
+        if kind == "only_fits":
+            return _("the only ready operation that fits ({says})").format(says=how.says(value))
+        if kind == "tie":
+            tied = ", ".join(g.label(j) for j in ties)
+            return _("{says}, tie with {tied} broken by original order").format(
+                says=how.says(value), tied=tied
+            )
+        if kind == "next":
+            return _("next best: {says}").format(says=how.says(value))
+        if kind == "best_fits":
+            return _("best that fits: {says}").format(says=how.says(value))
+        return how.best(value)
+
     width_used: Counter = Counter()
     unit_used: Counter = Counter()
     steps: list[ListStep] = []
@@ -312,7 +349,7 @@ def list_schedule_trace(
             raise ScheduleError(_("list scheduling made no progress by cycle {t}").format(t=t))
         scheduled_before = list(picked)
         chosen: list[int] = []
-        reasons: dict[int, str] = {}
+        reasons: dict[int, tuple] = {}  # facts (say): written as text for the recorded step
         held: dict[int, tuple[int, int]] = {}
         seen_ready: dict[int, float] = {}
         blocked: set[int] = set()
@@ -333,33 +370,24 @@ def list_schedule_trace(
             choice = None
             for j in candidates:
                 if g.issue_width is not None and width_used[t] >= g.issue_width:
-                    reasons[j] = _("issue width {issue_width} used up").format(
-                        issue_width=g.issue_width
-                    )
+                    reasons[j] = WIDTH_USED_UP
                     blocked.add(j)
                     continue
                 unit = busy_unit(j, t)
                 if unit is not None:
-                    reasons[j] = _("unit {unit} busy").format(unit=unit)
+                    reasons[j] = ("unit", unit)
                     blocked.add(j)
                     continue
                 if registers is not None and not registers.fits(j):
                     pending = [k for k in range(n) if k not in start and operands_at(k) is not None]
                     if any(registers.fits(k) for k in pending):
-                        reasons[j] = _(
-                            "would raise the live values above the budget of {limit} registers"
-                        ).format(limit=registers.limit)
+                        reasons[j] = ("registers", registers.limit)
                         blocked.add(j)
                         continue
                 urgent = blocks_urgent(j, t)
                 if urgent is not None:
-                    k, at = urgent
-                    reasons[j] = _(
-                        "{held_back}: would block {op} ({says}), ready in cycle {at}"
-                    ).format(
-                        held_back=_(HELD_BACK), op=g.label(k), says=how.says(_fmt(prio[k])), at=at
-                    )
-                    held[j] = (k, at)
+                    reasons[j] = ("held", *urgent)
+                    held[j] = urgent
                     blocked.add(j)
                     continue
                 choice = j
@@ -367,24 +395,20 @@ def list_schedule_trace(
             if choice is None:
                 break
             others = [j for j in candidates if j != choice and j not in blocked]
-            ties = [j for j in others if prio[j] == prio[choice]]
-            value = _fmt(prio[choice])
+            ties = tuple(j for j in others if prio[j] == prio[choice])
             if not others and len(ready) == 1:
-                why = _("the only ready operation")
+                case = "only"
             elif not others:
-                why = _("the only ready operation that fits ({says})").format(says=how.says(value))
+                case = "only_fits"
             elif ties:
-                tied = ", ".join(g.label(j) for j in ties)
-                why = _("{says}, tie with {tied} broken by original order").format(
-                    says=how.says(value), tied=tied
-                )
+                case = "tie"
             elif chosen:
-                why = _("next best: {says}").format(says=how.says(value))
+                case = "next"
             elif any(prio[j] > prio[choice] for j in blocked):
-                why = _("best that fits: {says}").format(says=how.says(value))
+                case = "best_fits"
             else:
-                why = how.best(value)
-            reasons[choice] = why
+                case = "best"
+            reasons[choice] = (case, choice, ties)
             chosen.append(choice)
             start[choice] = t
             if registers is not None:
@@ -392,7 +416,7 @@ def list_schedule_trace(
             if window is not None:
                 window.started(choice, t, t + g.ops[choice].tail)
             picked.append(choice)
-            reasons_for[choice] = _("cycle {cycle}: {why}").format(cycle=t, why=why)
+            reasons_for[choice] = (t, reasons[choice])
             width_used[t] += 1
             for r in g.ops[choice].reservations:
                 for c in range(t + r.offset, t + r.offset + r.cycles):
@@ -406,9 +430,8 @@ def list_schedule_trace(
             ready_list = sorted(seen_ready.items(), key=lambda item: key(item[0]))
             for j in seen_ready:
                 if j not in start and j not in reasons:
-                    reasons[j] = _("issue width {issue_width} used up").format(
-                        issue_width=g.issue_width
-                    )
+                    reasons[j] = WIDTH_USED_UP
+            reasons = {j: say(fact) for j, fact in reasons.items()}
 
             def said(ops, reasons=reasons) -> str:
                 return ", ".join(
@@ -459,7 +482,12 @@ def list_schedule_trace(
         algorithm=f"list:{name}" + (f"+lookahead{lookahead}" if lookahead else ""),
         order=list(picked),
     )
-    sched.reasons = [reasons_for[i] for i in range(n)]
+    sched.explain_by(
+        lambda: [
+            _("cycle {cycle}: {why}").format(cycle=reasons_for[i][0], why=say(reasons_for[i][1]))
+            for i in range(n)
+        ]
+    )
     sched.info.update(
         {
             "priority": name,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, is_dataclass
 from typing import Any
 
@@ -15,7 +16,10 @@ class Schedule:
     ``order`` is the issue order (by start cycle; ties keep the order the algorithm gave).
     ``ii`` is set for a modulo schedule (iterations start every ``ii`` cycles). ``info`` carries
     algorithm-specific figures: ``lower_bound``, ``proven_optimal``, ``nodes``, ``seconds``, ...
-    ``reasons`` (optional) says, per operation, what set its start cycle.
+    ``reasons`` (optional) says, per operation, what set its start cycle. An algorithm may give
+    them as a function (:meth:`explain_by`) that writes them when they are first read: most
+    schedules are made to be measured (a search or a heuristic makes thousands), and writing
+    their text would cost more than making them.
     """
 
     graph: Graph
@@ -29,6 +33,19 @@ class Schedule:
     def __post_init__(self) -> None:
         if not self.order:
             self.order = sorted(range(len(self.start)), key=lambda i: (self.start[i], i))
+
+    def explain_by(self, explain: Callable[[], list[str]]) -> None:
+        """Give :attr:`reasons` as ``explain()``, called when they are first read (in the
+        language spoken then)."""
+        self._explain = explain
+        self.__dict__.pop("reasons", None)
+
+    def __getattr__(self, name: str) -> Any:
+        # only for attributes not found: ``reasons`` given by explain_by, written on first read
+        if name == "reasons" and "_explain" in self.__dict__:
+            self.reasons = self.__dict__.pop("_explain")()
+            return self.reasons
+        raise AttributeError(name)
 
     @property
     def finish(self) -> list[int]:
