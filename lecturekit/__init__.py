@@ -22,7 +22,7 @@ from .errors import (
     ParseError,
     ScheduleError,
 )
-from .language import _, get_language, ngettext, pgettext, set_language
+from .language import _, get_language, keep_underscore, ngettext, pgettext, set_language
 
 __version__ = "0.1.0"
 
@@ -70,6 +70,8 @@ class _OldNames:
 
 if not any(isinstance(f, _OldNames) for f in sys.meta_path):
     sys.meta_path.insert(0, _OldNames())
+
+keep_underscore()  # in a notebook: a student's `for _ in ...` does not break a chapter's text
 
 #: names loaded from :mod:`lecturekit.asm` on first use, so ``import lecturekit`` stays cheap
 _FROM_ASM = ("Instruction", "MemRef", "Program", "parse")

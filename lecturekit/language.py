@@ -245,6 +245,40 @@ def npgettext(context: str, singular: str, plural: str, n: int) -> str:
 _ = gettext
 
 
+def keep_underscore(shell=None) -> bool:
+    """In a notebook, keep ``_`` the translation function across a student's throwaway ``_``.
+
+    A chapter translates with ``from lecturekit import _``. A student who writes ``for _ in
+    range(3):`` in a cell of their own rebinds it, and every later cell that shows text would
+    fail with "'int' object is not callable". So, in an IPython kernel, after each cell: if
+    ``_`` was lecturekit's before the cell and is something else after it, it is lecturekit's
+    again (the throwaway value is thrown away, as ``_`` says). A notebook that never imported
+    ``_`` is left alone, and so is IPython's own ``_`` (the last result). Registered once per
+    shell when lecturekit is imported there; True when the shell now keeps ``_``."""
+    if shell is None:
+        ipython = sys.modules.get("IPython")
+        get = getattr(ipython, "get_ipython", None)
+        shell = get() if get is not None else None
+    events = getattr(shell, "events", None)
+    if events is None or not isinstance(getattr(shell, "user_ns", None), dict):
+        return False
+    if getattr(shell, "_lecturekit_keeps_underscore", False):
+        return True
+    ours = []
+
+    def before_cell(*_info) -> None:
+        ours[:] = [shell.user_ns.get("_") is gettext]
+
+    def after_cell(*_result) -> None:
+        if ours and ours[0] and shell.user_ns.get("_") is not gettext:
+            shell.user_ns["_"] = gettext
+
+    events.register("pre_run_cell", before_cell)
+    events.register("post_run_cell", after_cell)
+    shell._lecturekit_keeps_underscore = True
+    return True
+
+
 def N_(message: str) -> str:
     """Marks ``message`` for the catalog without translating it now (a module-level constant,
     read before any language is chosen); translate it with ``_()`` where it is shown."""
@@ -301,6 +335,7 @@ __all__ = [
     "edition_of",
     "get_language",
     "gettext",
+    "keep_underscore",
     "language_reason",
     "ljust",
     "ngettext",

@@ -337,3 +337,34 @@ def test_the_four_notebooks_of_a_chapter_are_named_apart_and_read_back(tmp_path)
     assert i18n.english_source(tmp_path, edition) == problems
     assert i18n.english_source(tmp_path, tmp_path / "exercises/zh/04_list_scheduling.ipynb") is None
     assert i18n.english_source(tmp_path, chapter) is None  # English: no edition of anything
+
+
+def test_a_students_throwaway_underscore_does_not_break_the_chapters_text():
+    """In a kernel, `for _ in range(3)` in a student's cell rebinds the `_` a chapter translates
+    with; lecturekit gives it back after that cell (language.keep_underscore), so the next cell
+    that shows text still works. A notebook whose `_` was never lecturekit's keeps its own."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from traitlets.config import Config
+
+    from lecturekit import language
+
+    quiet = Config()
+    quiet.HistoryManager.enabled = False  # no history file shared with other test workers
+    shell = InteractiveShell(config=quiet)
+    try:
+        assert language.keep_underscore(shell) and language.keep_underscore(shell)  # once
+        assert shell.run_cell("from lecturekit import _").success
+        assert shell.run_cell("for _ in range(3):\n    pass").success
+        assert shell.user_ns["_"] is language.gettext
+        shown = shell.run_cell("text = _('cycle {cycle}: {why}').format(cycle=1, why='x')")
+        assert shown.success and shell.user_ns["text"] == "cycle 1: x"
+        with language.using("zh"):
+            assert shell.run_cell("text = _('cycle {cycle}: {why}')").success
+        assert shell.user_ns["text"] == "周期 {cycle}：{why}"
+
+        mine = InteractiveShell(config=quiet)
+        language.keep_underscore(mine)
+        assert mine.run_cell("_ = 5").success and mine.run_cell("for _ in range(2): pass").success
+        assert mine.user_ns["_"] == 1  # never lecturekit's: left as the student made it
+    finally:
+        InteractiveShell.clear_instance()
