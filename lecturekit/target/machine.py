@@ -506,14 +506,31 @@ def _dual() -> Machine:
     )
 
 
+#: the data presets read so far: path -> (the file's size and time stamp, the machine)
+_loaded_presets: dict[Path, tuple[tuple[int, int], Machine]] = {}
+
+
 def _data_preset(name: str):
     """A preset kept as a file in lecturekit/data/machines (the real cores cite their sources
-    there: rocket-rv64, sifive-7-rv64 from LLVM's scheduling models)."""
+    there: rocket-rv64, sifive-7-rv64 from LLVM's scheduling models). The file is read once
+    (again only when it changes): chapter 12 asks for a preset hundreds of times, and parsing
+    the per-opcode tables each time cost it seconds. A machine is frozen and nothing changes
+    its tables, so one copy serves every caller."""
 
     def make() -> Machine:
-        return load_machine(
-            Path(__file__).resolve().parent.parent / "data" / "machines" / f"{name}.toml"
-        )
+        path = Path(__file__).resolve().parent.parent / "data" / "machines" / f"{name}.toml"
+        try:
+            info = path.stat()
+            stamp = (info.st_size, info.st_mtime_ns)
+        except OSError:
+            stamp = None  # load_machine says what is wrong with the file
+        cached = _loaded_presets.get(path)
+        if stamp is not None and cached is not None and cached[0] == stamp:
+            return cached[1]
+        machine = load_machine(path)
+        if stamp is not None:
+            _loaded_presets[path] = (stamp, machine)
+        return machine
 
     return make
 
