@@ -186,3 +186,18 @@ def test_a_presets_provenance_is_described_in_chinese(name):
         checked = provenance_text(m.provenance["checked"])
     assert checked != m.provenance["checked"] and "778" in checked and "differ" not in checked
     assert provenance_text("written by hand") == "written by hand"
+
+
+def test_a_data_preset_is_read_once_per_version_of_its_file(monkeypatch):
+    """rocket-rv64 and the other presets kept as files are parsed once (chapter 12 asks for one
+    hundreds of times) and again when the file changes (its size or time stamp)."""
+    from lecturekit.target import machine
+
+    monkeypatch.setattr(machine, "_loaded_presets", {})
+    first = machine.preset("rocket-rv64")
+    assert machine.preset("rocket-rv64") is first
+    assert machine.get_machine("rocket-rv64").with_options(issue_rules="llvm-mca") is not first
+    ((path, (stamp, _cached)),) = machine._loaded_presets.items()
+    machine._loaded_presets[path] = ((stamp[0], stamp[1] - 1), first)  # as if the file changed
+    again = machine.preset("rocket-rv64")
+    assert again is not first and again == first
