@@ -38,6 +38,9 @@ EXERCISES = REPO / "exercises"
 HOME = REPO / "index.ipynb"
 GLOSSARY = REPO / "glossary.ipynb"  # 术语表, linked from the home page
 SCREENSHOTS = REPO / "build" / "screenshots"
+#: set to 1 to save a screenshot of every page the browser tests open (for a person to look
+#: over; no test reads them): each costs 1-2 s of the browser's time, half a minute a run
+SCREENSHOTS_ENV = "LECTUREKIT_SCREENSHOTS"
 
 #: Headless Chromium, without a sandbox (containers, root) and without the background traffic
 #: (component updates, sync, safe-browsing lists, QUIC probes) that floods a closed network.
@@ -113,6 +116,11 @@ def served_files(chapters: list[Path]) -> list[tuple[Path, str]]:
         if (chapter, f"notebooks/{chapter.name}") not in files:
             files.append((chapter, f"notebooks/{chapter.name}"))
     return files
+
+
+def screenshots_wanted() -> bool:
+    """Whether this run saves screenshots (``LECTUREKIT_SCREENSHOTS=1``)."""
+    return os.environ.get(SCREENSHOTS_ENV, "").strip().lower() in ("1", "true", "yes")
 
 
 def screenshot_path(name: str) -> Path:

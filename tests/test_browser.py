@@ -18,8 +18,10 @@ itself (``00_browser_harness``), this test
    and the widget around it must change,
 5. fails on any JavaScript console error or uncaught page error (allow-list in
    ``browser_support.CONSOLE_ALLOW``) and on any request off the loopback interface,
-6. saves a screenshot of the whole chapter to ``build/screenshots/notebooks/NN_topic.png``
-   (the folders mirror the course's, ``browser_support.screenshot_path``).
+6. with ``LECTUREKIT_SCREENSHOTS=1``, saves a screenshot of the whole chapter to
+   ``build/screenshots/notebooks/NN_topic.png`` (the folders mirror the course's,
+   ``browser_support.screenshot_path``); they are for a person to look over, no test reads
+   them, and they cost half a minute a run, so a plain run takes none.
 
 The Chinese edition (中文版) is served too (``notebooks/zh/``, ``exercises/zh/``, the glossary): a
 Chinese chapter with its stepper (``ZH_CHAPTERS``) goes through the same checks, and
@@ -72,6 +74,7 @@ from browser_support import (
     JupyterLab,
     find_chromium,
     screenshot_path,
+    screenshots_wanted,
     served_files,
     widget_chapters,
 )
@@ -373,9 +376,12 @@ def _change_a_dropdown(page, name: str) -> bool:
     return True
 
 
-def _screenshot(page, name: str) -> Path:
+def _screenshot(page, name: str) -> Path | None:
     """The whole chapter from the top: sidebar collapsed, the viewport grown to the notebook's
-    height (at most 16000 px; Chromium's limit for one capture is 16384)."""
+    height (at most 16000 px; Chromium's limit for one capture is 16384). Only when asked for
+    (``LECTUREKIT_SCREENSHOTS=1``, :func:`browser_support.screenshots_wanted`): None otherwise."""
+    if not screenshots_wanted():
+        return None
     path = screenshot_path(name)
     path.parent.mkdir(parents=True, exist_ok=True)
     js_scroll_top = """() => {
