@@ -16,6 +16,7 @@ from lecturekit.core.bounds import (
     asap,
     bounds,
     critical_path_bound,
+    flow_assignment,
     flow_feasible,
     heads_and_tails,
     heights,
@@ -23,6 +24,7 @@ from lecturekit.core.bounds import (
     jackson_bound,
     lower_bound,
     relaxed_bounds,
+    shave_windows,
     strong_lower_bound,
     unit_bounds,
 )
@@ -217,3 +219,110 @@ def test_flow_counts_the_slots_already_taken():
     assert flow_feasible(g, head, tail, e + 2, [2, 3])  # without the taken slots it would fit
     # a unit slot taken counts too: B busy in cycle e + 1 leaves the b's only cycle e
     assert not flow_feasible(g, head, tail, e + 2, [2, 3], {"B": {e + 1: 1}})
+
+
+def _witness_fits(g, head, tail, target, cycle, ops=None, busy=None):
+    """Whether ``cycle`` (a flow_assignment witness) places every operation asked about in its
+    window, within the free issue slots and the free places of each unit."""
+    busy = busy or {}
+    todo = range(len(g.ops)) if ops is None else ops
+    if set(cycle) != set(todo):
+        return False
+    issued, used = {}, {}
+    for j, t in cycle.items():
+        if not head[j] <= t <= target - tail[j]:
+            return False
+        issued[t] = issued.get(t, 0) + 1
+        if len(g.ops[j].reservations) == 1:
+            r = g.ops[j].reservations[0]
+            used[(r.unit, t + r.offset)] = used.get((r.unit, t + r.offset), 0) + 1
+    return all(
+        k + busy.get(ISSUE, {}).get(t, 0) <= g.issue_width for t, k in issued.items()
+    ) and all(k + busy.get(u, {}).get(c, 0) <= g.units[u] for (u, c), k in used.items())
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    size=st.integers(4, 40),
+    registers=st.integers(3, 32),
+    shift=st.integers(-2, 3),
+    moved=st.integers(0, 5),
+)
+def test_flow_witness_fits_and_a_start_changes_no_answer(seed, size, registers, shift, moved):
+    g = analyze(random_block(seed, size=size, registers=registers, opcodes=OPCODES), "dual").graph
+    head, tail = heads_and_tails(g)
+    target = strong_lower_bound(g) + shift
+    cold = flow_assignment(g, head, tail, target)
+    assert (cold is not None) == flow_feasible(g, head, tail, target)
+    if cold is None:
+        return
+    assert _witness_fits(g, head, tail, target, cold)
+    # a narrower question started from that witness, as the destructive bound asks them
+    rng = random.Random(seed)
+    head2 = list(head)
+    for j in rng.sample(range(len(g.ops)), min(moved, len(g.ops))):
+        head2[j] += rng.randint(0, 2)
+    warm = flow_assignment(g, head2, tail, target, start=cold)
+    again = flow_assignment(g, head2, tail, target)
+    assert (warm is None) == (again is None)
+    assert warm is None or _witness_fits(g, head2, tail, target, warm)
+
+
+# --- destructive lower bounding (issue 30, item 3) ---
+
+
+def test_shaving_sees_what_the_flow_alone_cannot():
+    # the flow without precedence fits a and b into the two slots of cycle e; but b reads a
+    # (latency 1), so one of them is one cycle later, and the chain a -> b -> c of latencies
+    # 1 and 1 ends only at e + 3, while with the bound e + 2 the windows of a, b, c are
+    # {e}, {e .. e + 1}, {e + 1}: pinning b to e leaves a no cycle, pinning b to e + 1 leaves
+    # c none
+    ops = [Operation(x, reservations=(Reservation("A", 0, 1),), tail=1) for x in "abc"]
+    g = Graph(ops, [Edge(0, 1, 1), Edge(1, 2, 1)], units={"A": 2}, issue_width=2)
+    e = g.earliest
+    head, tail = heads_and_tails(g)
+    assert brute_force_optimal(g)[1] == e + 3
+    windows = shave_windows(g, head, tail, e + 3)
+    assert windows is not None and windows == ([e, e + 1, e + 2], [e, e + 1, e + 2])
+    assert shave_windows(g, head, tail, e + 2) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    size=st.integers(1, 8),
+    registers=st.integers(3, 32),
+    machine=st.sampled_from(["dual", "lecture"]),
+)
+def test_shaving_never_refutes_the_optimum_and_keeps_an_optimal_schedule(
+    seed, size, registers, machine
+):
+    g = analyze(random_block(seed, size=size, registers=registers, opcodes=OPCODES), machine).graph
+    order, best = brute_force_optimal(g)
+    s = evaluate(g, order)
+    head, tail = heads_and_tails(g)
+    windows = shave_windows(g, head, tail, best)
+    assert windows is not None  # the optimum ends by ``best``: no window may empty
+    first, last = windows
+    assert all(first[j] <= s.start[j] <= last[j] for j in range(len(g.ops)))
+    for target in range(best - 3, best):  # below the optimum it may refute or not, never err
+        shave_windows(g, head, tail, target)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_shaving_on_larger_dual_blocks_agrees_with_the_classic_search(seed):
+    # 20 to 30 instructions: the classic engine (no shaving) proves the optimum; the windows at
+    # it must hold that schedule (they hold every schedule ending by then)
+    from lecturekit.core.optimal import optimal_schedule
+
+    rng = random.Random(seed)
+    prog = random_block(rng, size=rng.randint(20, 30), registers=rng.choice((8, 32)))
+    g = analyze(prog, "dual").graph
+    best = optimal_schedule(g, engine="classic", time_limit=None, node_limit=200_000)
+    assert best.info["proven_optimal"]
+    head, tail = heads_and_tails(g)
+    windows = shave_windows(g, head, tail, best.length)
+    assert windows is not None
+    first, last = windows
+    assert all(a <= t <= b for a, t, b in zip(first, best.start, last, strict=True))
