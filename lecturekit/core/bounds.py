@@ -421,101 +421,127 @@ def flow_assignment(
     target: int,
     ops: Iterable[int] | None = None,
     busy: Mapping[str, Mapping[int, int]] | None = None,
-    start: Mapping[int, int] | None = None,
 ) -> dict[int, int] | None:
     """:func:`flow_feasible` with its witness: the issue cycle of every operation in a solution
     of the transportation relaxation ending by ``target`` (resources respected, precedences
-    not), or ``None`` when there is none. ``start`` (a previous witness) is kept wherever it is
-    still inside the windows, and only the rest is placed anew: the destructive bound asks
-    hundreds of slightly different questions in a row."""
+    not), or ``None`` when there is none."""
     g = as_graph(graph)
     todo = list(range(len(g.ops))) if ops is None else list(ops)
-    lo = {j: head[j] for j in todo}
-    hi = {j: target - tail[j] for j in todo}
-    if any(hi[j] < lo[j] for j in todo):
-        return None
-    width = len(todo) + 1 if g.issue_width is None else g.issue_width
-    busy = busy or {}
-    issue_busy = busy.get(ISSUE, {})
-    kind = {}  # (unit, cycles after issue) of each operation's slot; None: issue slot only
-    for j in todo:
-        op = g.ops[j]
-        kind[j] = (op.reservations[0].unit, op.reservations[0].offset)
-        if len(op.reservations) != 1:
-            kind[j] = None
+    flow = _Transportation(g, todo, busy)
+    first = {j: head[j] for j in todo}
+    last = {j: target - tail[j] for j in todo}
+    return dict(flow.where) if flow.solve(first, last, todo) else None
 
-    # The network: source -> operation -> (unit slot of its issue cycle) -> cycle -> sink, with
-    # capacities 1, the unit's free places and the free issue slots. The flow is kept as the
-    # cycle of every placed operation; the residual edges are found from it when needed.
-    def slot(j: int, t: int):
-        return ("t", t) if kind[j] is None else ("s", kind[j][0], kind[j][1], t)
 
-    def capacity(node) -> int:  # free places of a unit slot or a cycle
-        if node[0] == "t":
-            return width - issue_busy.get(node[1], 0)
-        unit, offset, t = node[1:]
-        return g.units[unit] - busy.get(unit, {}).get(t + offset, 0)
+class _Transportation:
+    """The transportation relaxation as a maximum flow, kept between questions about the same
+    operations with different windows (``solve``): what still fits stays where it is.
 
-    where: dict[int, int] = {}
-    members: dict = {}  # unit slot or cycle -> the operations placed through it
+    The network: source -> operation -> (unit slot of its issue cycle) -> cycle -> sink, with
+    capacities 1, the unit's free places and the free issue slots. The flow is kept as the
+    cycle of every placed operation (``where``); the residual edges are read from it when a
+    breadth-first search for an augmenting path needs them."""
 
-    def move(j: int, t: int) -> None:
-        if j in where:
-            old = where[j]
-            members[("t", old)].remove(j)
-            if kind[j] is not None:
-                members[slot(j, old)].remove(j)
-        where[j] = t
-        members.setdefault(("t", t), []).append(j)
-        if kind[j] is not None:
-            members.setdefault(slot(j, t), []).append(j)
+    def __init__(self, g: Graph, todo: list[int], busy: Mapping[str, Mapping[int, int]] | None):
+        self.g, self.todo = g, todo
+        self.width = len(todo) + 1 if g.issue_width is None else g.issue_width
+        self.busy = busy or {}
+        self.kind = {}  # (unit, cycles after issue) of each operation's slot; None: issue only
+        for j in todo:
+            rs = g.ops[j].reservations
+            self.kind[j] = (rs[0].unit, rs[0].offset) if len(rs) == 1 else None
+        self.free: dict = {}  # free places of each unit slot and cycle
+        self.where: dict[int, int] = {}
+        self.members: dict = {}  # unit slot or cycle -> the operations placed through it
+        self.options: dict = {}  # operation -> (its window, the slots in it with a free place)
 
-    def room(j: int, t: int) -> bool:
-        return all(len(members.get(node, ())) < capacity(node) for node in {slot(j, t), ("t", t)})
+    def slot(self, j: int, t: int):
+        kind = self.kind[j]
+        return ("t", t) if kind is None else ("s", kind[0], kind[1], t)
 
-    # a start: the previous witness where it still fits, then earliest deadline first
-    for j in sorted(todo, key=lambda j: (hi[j], lo[j])):
-        if start is not None and j in start and lo[j] <= start[j] <= hi[j] and room(j, start[j]):
-            move(j, start[j])
-    for j in sorted(todo, key=lambda j: (hi[j], lo[j])):
-        if j not in where:
-            for t in range(lo[j], hi[j] + 1):
-                if room(j, t):
-                    move(j, t)
+    def capacity(self, node) -> int:
+        if node not in self.free:
+            if node[0] == "t":
+                self.free[node] = self.width - self.busy.get(ISSUE, {}).get(node[1], 0)
+            else:
+                unit, offset, t = node[1:]
+                left = self.busy.get(unit, {}).get(t + offset, 0)
+                self.free[node] = self.g.units[unit] - left
+        return self.free[node]
+
+    def nodes_of(self, j: int, t: int):
+        return (("t", t),) if self.kind[j] is None else (self.slot(j, t), ("t", t))
+
+    def move(self, j: int, t: int | None) -> None:  # t None: unplace
+        if j in self.where:
+            for node in self.nodes_of(j, self.where.pop(j)):
+                self.members[node].remove(j)
+        if t is not None:
+            self.where[j] = t
+            for node in self.nodes_of(j, t):
+                self.members.setdefault(node, []).append(j)
+
+    def room(self, j: int, t: int) -> bool:
+        return all(len(self.members.get(n, ())) < self.capacity(n) for n in self.nodes_of(j, t))
+
+    def solve(self, first, last, changed: Iterable[int]) -> bool:
+        """Whether every operation fits a cycle of its window ``first[j] .. last[j]`` (then
+        ``where`` is a witness). ``changed`` must hold every operation whose window is
+        narrower than at the last call (the others may be the same or wider)."""
+        if any(first[j] > last[j] for j in changed):
+            return False
+        for j in changed:
+            if j in self.where and not first[j] <= self.where[j] <= last[j]:
+                self.move(j, None)
+        options = self.options
+
+        def slots_of(j: int) -> list:  # the slots of j's window with a free place
+            if options.get(j, (None,))[0] != (first[j], last[j]):
+                cycles = (self.slot(j, t) for t in range(first[j], last[j] + 1))
+                slots = [s for s in cycles if self.capacity(s) > 0 and self.capacity(("t", s[-1]))]
+                options[j] = ((first[j], last[j]), slots)
+            return options[j][1]
+
+        # a start: earliest deadline first, the first cycle with room
+        for j in sorted((j for j in self.todo if j not in self.where), key=lambda j: last[j]):
+            for s in slots_of(j):
+                if self.room(j, s[-1]):
+                    self.move(j, s[-1])
                     break
-    while len(where) < len(todo):  # augmenting paths, breadth first from every unplaced one
-        parent: dict = {("j", j): None for j in todo if j not in where}
-        queue = list(parent)
-        end = None
-        for node in queue:
-            if node[0] == "j":  # an operation: to the slot of any other cycle of its window
-                j = node[1]
-                nexts = [slot(j, t) for t in range(lo[j], hi[j] + 1) if where.get(j) != t]
-                nexts = [s for s in nexts if capacity(s) > 0 and capacity(("t", s[-1])) > 0]
-            elif node[0] == "s":  # a unit slot: on to its cycle if it has room, or back to
-                # an operation placed through it (which then moves elsewhere)
-                nexts = [("j", k) for k in members.get(node, ())]
-                if len(members.get(node, ())) < capacity(node):
-                    nexts.append(("t", node[-1]))
-            else:  # a cycle: to the sink if it has room, else back through what it holds
-                if len(members.get(node, ())) < capacity(node):
-                    end = node
-                    break
-                nexts = [slot(k, node[1]) if kind[k] else ("j", k) for k in members.get(node, ())]
-            for nxt in nexts:
-                if nxt not in parent:
-                    parent[nxt] = node
-                    queue.append(nxt)
-        if end is None:
-            return None  # the flow is maximal and some operation has no place
-        path = [end]
-        while parent[path[-1]] is not None:
-            path.append(parent[path[-1]])
-        path.reverse()
-        for node, nxt in zip(path, path[1:]):  # noqa: B905 - consecutive pairs
-            if node[0] == "j":  # an operation on the path moves to the cycle after it
-                move(node[1], nxt[-1])
-    return dict(where)
+        members = self.members
+        while len(self.where) < len(self.todo):  # augmenting paths from every unplaced one
+            parent: dict = {("j", j): None for j in self.todo if j not in self.where}
+            queue = list(parent)
+            end = None
+            for node in queue:
+                if node[0] == "j":  # an operation: to the slot of any other cycle of its window
+                    here = self.where.get(node[1])
+                    nexts = [s for s in slots_of(node[1]) if s[-1] != here]
+                elif node[0] == "s":  # a unit slot: on to its cycle if it has room, or back
+                    # to an operation placed through it (which then moves elsewhere)
+                    nexts = [("j", k) for k in members.get(node, ())]
+                    if len(members.get(node, ())) < self.capacity(node):
+                        nexts.append(("t", node[-1]))
+                else:  # a cycle: to the sink if it has room, else back through what it holds
+                    if len(members.get(node, ())) < self.capacity(node):
+                        end = node
+                        break
+                    held = members.get(node, ())
+                    nexts = [self.slot(k, node[1]) if self.kind[k] else ("j", k) for k in held]
+                for nxt in nexts:
+                    if nxt not in parent:
+                        parent[nxt] = node
+                        queue.append(nxt)
+            if end is None:
+                return False  # the flow is maximal and some operation has no place
+            path = [end]
+            while parent[path[-1]] is not None:
+                path.append(parent[path[-1]])
+            path.reverse()
+            for node, nxt in zip(path, path[1:]):  # noqa: B905 - consecutive pairs
+                if node[0] == "j":  # an operation on the path moves to the cycle after it
+                    self.move(node[1], nxt[-1])
+        return True
 
 
 def shave_windows(graph, head, tail, target: int, out_of_time=None):
@@ -523,25 +549,25 @@ def shave_windows(graph, head, tail, target: int, out_of_time=None):
 
     Every operation ``j`` must then issue in its window ``head[j] .. target - tail[j]``. The
     windows are narrowed by *shaving*: pretend ``j`` issues in the first cycle of its window,
-    narrow every other window by the latencies (a predecessor ``i`` issues by ``start[j] -
-    latency``, a successor no earlier than ``start[j] + latency``) and ask the relaxations that
-    forget precedence: Jackson's rule per resource (:func:`jackson_bound`) and the
-    transportation relaxation (:func:`flow_assignment`, all resources at once). If they find no
-    room, no schedule ending by ``target`` issues ``j`` there, and the first cycle is cut off;
-    the same from the last cycle of each window; round after round until nothing changes.
-    Returns ``None`` when some window becomes empty: no legal schedule ends by ``target``, so
-    ``target + 1`` is a lower bound. Otherwise the narrowed windows ``(first, last)``: every
-    legal schedule ending by ``target`` issues each ``j`` in ``first[j] .. last[j]`` (a search
-    for such a schedule may use them as heads and tails). ``out_of_time()``, if given, is asked
-    before each test; when it says so, the windows narrowed so far are returned.
+    narrow the other windows by the latencies (a predecessor ``i`` issues by ``start[j] -
+    latency``, a successor no earlier than ``start[j] + latency``) and ask the transportation
+    relaxation (every resource at once, no precedence; :func:`flow_feasible`) whether every
+    operation still has room. If not, no schedule ending by ``target`` issues ``j`` there, and
+    the first cycle is cut off; the same from the last cycle of each window; round after round
+    until nothing changes. Returns ``None`` when some window becomes empty: no legal schedule
+    ends by ``target``, so ``target + 1`` is a lower bound. Otherwise the narrowed windows
+    ``(first, last)``: every legal schedule ending by ``target`` issues each ``j`` in
+    ``first[j] .. last[j]`` (a search for such a schedule may use them as heads and tails).
+    ``out_of_time()``, if given, is asked before each test; when it says so, the windows
+    narrowed so far are returned.
 
-    The relaxations alone see each question once; shaving asks them hundreds of times, each
-    with one more operation pinned and the latencies carrying that pin to its neighbours,
-    which is what they cannot see by themselves. On three ``dual`` blocks of 120 and 150
+    The relaxation alone sees each question once; shaving asks it hundreds of times, each
+    time with one more operation pinned and the latencies carrying that pin to its
+    neighbours, which is what it cannot see by itself. On three ``dual`` blocks of 120 and 150
     instructions (issue 30) the windows at the best earlier bound empty within about 500 to
-    800 tests. Each test's flow starts from the last one's witness (``start``), so most cost
-    a few augmenting paths. Only meaningful when every reservation of a unit starts at the
-    same offset (as :func:`flow_feasible`).
+    800 tests. The flow is kept from test to test: only the operations whose windows a test
+    changed move, so a test costs a few augmenting paths. Only meaningful when every
+    reservation of a unit starts at the same offset (as :func:`flow_feasible`).
     """
     g = as_graph(graph)
     n = len(g.ops)
@@ -552,39 +578,36 @@ def shave_windows(graph, head, tail, target: int, out_of_time=None):
         preds[d].append((s, lat))
     topo = _topo(g)
 
-    def narrow(first: list[int], last: list[int]) -> bool:  # by the latencies; False: empty
-        for j in topo:
-            for s, lat in preds[j]:
-                if first[s] + lat > first[j]:
-                    first[j] = first[s] + lat
-        for j in reversed(topo):
-            for d, lat in succs[j]:
-                if last[d] - lat < last[j]:
-                    last[j] = last[d] - lat
-        return all(a <= b for a, b in zip(first, last, strict=True))
+    def narrow(first: list[int], last: list[int], j: int, side: str) -> set[int] | None:
+        """Carry a change of ``j``'s window along the latencies (a later first cycle to its
+        successors, an earlier last cycle to its predecessors); the operations whose windows
+        changed, or None when one is empty."""
+        changed, work = {j}, [j]
+        while work:
+            i = work.pop()
+            if first[i] > last[i]:
+                return None
+            if side == "first":
+                for d, lat in succs[i]:
+                    if first[i] + lat > first[d]:
+                        first[d] = first[i] + lat
+                        changed.add(d)
+                        work.append(d)
+            else:
+                for p, lat in preds[i]:
+                    if last[i] - lat < last[p]:
+                        last[p] = last[i] - lat
+                        changed.add(p)
+                        work.append(p)
+        return changed
 
-    witness = None
-
-    def room(first: list[int], last: list[int]) -> bool:  # may every j issue in its window?
-        nonlocal witness
-        if not narrow(first, last):
-            return False
-        if witness is not None and all(
-            a <= witness[j] <= b for j, (a, b) in enumerate(zip(first, last, strict=True))
-        ):
-            return True  # the last witness still fits
-        left = [target - b for b in last]
-        value = _relaxed_max(g, ((j, first[j], left[j]) for j in range(n)))
-        if value is not None and value > target:
-            return False
-        found = flow_assignment(g, first, left, target, start=witness)
-        if found is None:
-            return False
-        witness = found
-        return True
-
+    flow = _Transportation(g, list(range(n)), None)
     first, last = list(head), [target - q for q in tail]
-    if not room(first, last):
+    for j in topo:  # the windows by the latencies alone
+        narrow(first, last, j, "first")
+    for j in reversed(topo):
+        narrow(first, last, j, "last")
+    if not flow.solve(first, last, range(n)):
         return None
     changed = True
     while changed:
@@ -595,18 +618,21 @@ def shave_windows(graph, head, tail, target: int, out_of_time=None):
                     if out_of_time is not None and out_of_time():
                         return first, last
                     a, b = list(first), list(last)
-                    if side == "first":
-                        b[j] = first[j]  # j pinned to the first cycle of its window
+                    if side == "first":  # j pinned to the first cycle of its window
+                        b[j] = first[j]
+                        moved = narrow(a, b, j, "last")
                     else:
                         a[j] = last[j]
-                    if room(a, b):
+                        moved = narrow(a, b, j, "first")
+                    if moved is not None and flow.solve(a, b, moved):
                         break
                     if side == "first":
                         first[j] += 1
                     else:
                         last[j] -= 1
                     changed = True
-                    if not narrow(first, last):
+                    moved = narrow(first, last, j, side)
+                    if moved is None or not flow.solve(first, last, moved):
                         return None
     return first, last
 
