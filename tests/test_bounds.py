@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lecturekit.asm.random_blocks import random_block
-from lecturekit.core import Edge, Graph, Operation, Reservation, evaluate
+from lecturekit.core import Edge, Graph, Operation, Reservation, evaluate, verify
 from lecturekit.core.bounds import (
     ISSUE,
     _Transportation,
@@ -334,3 +334,33 @@ def test_shaving_on_larger_dual_blocks_agrees_with_the_classic_search(seed):
     assert windows is not None
     first, last = windows
     assert all(a <= t <= b for a, t, b in zip(first, best.start, last, strict=True))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_flow_never_refutes_a_schedule_with_mixed_offsets(data):
+    # hand-built graphs where one unit is reserved at different offsets after issue, for
+    # several cycles, or together with another unit: the flow forgets what it cannot model and
+    # never rules out the length of an actual schedule (the brute force over orders)
+    n = data.draw(st.integers(1, 6))
+    units = {"A": data.draw(st.integers(1, 2)), "B": 1}
+    ops = []
+    for i in range(n):
+        picked = data.draw(st.lists(st.sampled_from(["A", "B"]), max_size=2, unique=True))
+        reservations = tuple(
+            Reservation(u, data.draw(st.integers(0, 1)), data.draw(st.integers(1, 2)))
+            for u in picked
+        )
+        ops.append(Operation(f"o{i}", reservations=reservations, tail=data.draw(st.integers(1, 3))))
+    edges = [
+        Edge(a, b, data.draw(st.integers(0, 2)))
+        for a in range(n)
+        for b in range(a + 1, n)
+        if data.draw(st.booleans())
+    ]
+    g = Graph(ops, edges, units=units, issue_width=data.draw(st.integers(1, 3)))
+    order, best = brute_force_optimal(g)
+    verify(g, evaluate(g, order))
+    head, tail = heads_and_tails(g)
+    assert flow_feasible(g, head, tail, best)
+    assert shave_windows(g, head, tail, best) is not None

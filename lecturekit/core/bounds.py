@@ -404,12 +404,15 @@ def flow_feasible(
     capacity and the issue width, found by augmenting paths after a greedy start (earliest
     deadline first). ``False`` proves that no legal schedule ends by ``target``. It sees what
     the one-resource bounds cannot: two units each busy every cycle *and* the issue slots full.
-    Only meaningful when every reservation of a unit starts at the same offset (the search
-    checks ``uniform_reservations``). ``head`` and ``tail`` are indexed by operation (lists or
-    mappings); ``ops`` restricts the problem to some operations (default: all). ``busy`` gives
-    the slots already taken, per cycle, of the issue slots (key ``ISSUE``) and of each unit (as
-    for :func:`relaxed_bounds`): the exhaustive search asks whether what is left of a partial
-    schedule still fits.
+    Operations of one unit whose reservations start at different offsets after issue take
+    slots of different kinds (unit, offset, cycle), so two of them may meet in one busy cycle
+    of the unit: forgotten too (until issue 30 they shared the slot of their issue cycle, which
+    could refute a feasible target on such graphs; the search asks only where every offset is
+    the same, ``uniform_reservations``, and there both agree). ``head`` and ``tail`` are
+    indexed by operation (lists or mappings); ``ops`` restricts the problem to some operations
+    (default: all). ``busy`` gives the slots already taken, per cycle, of the issue slots (key
+    ``ISSUE``) and of each unit (as for :func:`relaxed_bounds`): the exhaustive search asks
+    whether what is left of a partial schedule still fits.
     """
     return flow_assignment(graph, head, tail, target, ops, busy) is not None
 
@@ -566,8 +569,7 @@ def shave_windows(graph, head, tail, target: int, out_of_time=None):
     neighbours, which is what it cannot see by itself. On three ``dual`` blocks of 120 and 150
     instructions (issue 30) the windows at the best earlier bound empty within about 500 to
     800 tests. The flow is kept from test to test: only the operations whose windows a test
-    changed move, so a test costs a few augmenting paths. Only meaningful when every
-    reservation of a unit starts at the same offset (as :func:`flow_feasible`).
+    changed move, so a test costs a few augmenting paths.
     """
     g = as_graph(graph)
     n = len(g.ops)
