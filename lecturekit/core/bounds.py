@@ -58,6 +58,7 @@ from collections.abc import Iterable, Mapping
 
 from ..language import _
 from .graph import Graph
+from .verify import is_legal
 
 #: the resource name used for issue slots in ``busy`` maps (cannot clash with a unit name)
 ISSUE = "<issue>"
@@ -433,7 +434,7 @@ def flow_assignment(
     flow = _Transportation(g, todo, busy)
     first = {j: head[j] for j in todo}
     last = {j: target - tail[j] for j in todo}
-    return dict(flow.where) if flow.solve(first, last, todo) else None
+    return dict(flow.where) if flow.solve(first, last) else None
 
 
 class _Transportation:
@@ -487,14 +488,13 @@ class _Transportation:
     def room(self, j: int, t: int) -> bool:
         return all(len(self.members.get(n, ())) < self.capacity(n) for n in self.nodes_of(j, t))
 
-    def solve(self, first, last, changed: Iterable[int]) -> bool:
+    def solve(self, first, last) -> bool:
         """Whether every operation fits a cycle of its window ``first[j] .. last[j]`` (then
-        ``where`` is a witness). ``changed`` must hold every operation whose window is
-        narrower than at the last call (the others may be the same or wider)."""
-        if any(first[j] > last[j] for j in changed):
+        ``where`` is a witness); what the last call placed stays where its window allows."""
+        if any(first[j] > last[j] for j in self.todo):
             return False
-        for j in changed:
-            if j in self.where and not first[j] <= self.where[j] <= last[j]:
+        for j, t in list(self.where.items()):
+            if not first[j] <= t <= last[j]:
                 self.move(j, None)
         options = self.options
 
@@ -547,6 +547,36 @@ class _Transportation:
         return True
 
 
+def _latency_lists(g: Graph):
+    """(successors, predecessors) of every operation as (operation, latency) pairs."""
+    succs: list[list[tuple[int, int]]] = [[] for _ in g.ops]
+    preds: list[list[tuple[int, int]]] = [[] for _ in g.ops]
+    for (s, d), lat in g.delays().items():
+        succs[s].append((d, lat))
+        preds[d].append((s, lat))
+    return succs, preds
+
+
+def _narrow(first: list[int], last: list[int], j: int, succs, preds) -> bool:
+    """Carry a change of ``j``'s window along the latencies, in place: a later first cycle to
+    its successors (``start[d] >= start[i] + latency``), an earlier last cycle to its
+    predecessors, and on from each window that changed. False when a window becomes empty."""
+    work = [j]
+    while work:
+        i = work.pop()
+        if first[i] > last[i]:
+            return False
+        for d, lat in succs[i]:
+            if first[i] + lat > first[d]:
+                first[d] = first[i] + lat
+                work.append(d)
+        for p, lat in preds[i]:
+            if last[i] - lat < last[p]:
+                last[p] = last[i] - lat
+                work.append(p)
+    return True
+
+
 def shave_windows(graph, head, tail, target: int, out_of_time=None):
     """Destructive lower bounding: can any legal schedule end by cycle ``target``?
 
@@ -573,43 +603,13 @@ def shave_windows(graph, head, tail, target: int, out_of_time=None):
     """
     g = as_graph(graph)
     n = len(g.ops)
-    succs: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-    preds: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-    for (s, d), lat in g.delays().items():
-        succs[s].append((d, lat))
-        preds[d].append((s, lat))
+    succs, preds = _latency_lists(g)
     topo = _topo(g)
-
-    def narrow(first: list[int], last: list[int], j: int, side: str) -> set[int] | None:
-        """Carry a change of ``j``'s window along the latencies (a later first cycle to its
-        successors, an earlier last cycle to its predecessors); the operations whose windows
-        changed, or None when one is empty."""
-        changed, work = {j}, [j]
-        while work:
-            i = work.pop()
-            if first[i] > last[i]:
-                return None
-            if side == "first":
-                for d, lat in succs[i]:
-                    if first[i] + lat > first[d]:
-                        first[d] = first[i] + lat
-                        changed.add(d)
-                        work.append(d)
-            else:
-                for p, lat in preds[i]:
-                    if last[i] - lat < last[p]:
-                        last[p] = last[i] - lat
-                        changed.add(p)
-                        work.append(p)
-        return changed
-
     flow = _Transportation(g, list(range(n)), None)
     first, last = list(head), [target - q for q in tail]
-    for j in topo:  # the windows by the latencies alone
-        narrow(first, last, j, "first")
-    for j in reversed(topo):
-        narrow(first, last, j, "last")
-    if not flow.solve(first, last, range(n)):
+    if not all(_narrow(first, last, j, succs, preds) for j in topo):
+        return None
+    if not flow.solve(first, last):
         return None
     changed = True
     while changed:
@@ -622,21 +622,62 @@ def shave_windows(graph, head, tail, target: int, out_of_time=None):
                     a, b = list(first), list(last)
                     if side == "first":  # j pinned to the first cycle of its window
                         b[j] = first[j]
-                        moved = narrow(a, b, j, "last")
                     else:
                         a[j] = last[j]
-                        moved = narrow(a, b, j, "first")
-                    if moved is not None and flow.solve(a, b, moved):
+                    if _narrow(a, b, j, succs, preds) and flow.solve(a, b):
                         break
                     if side == "first":
                         first[j] += 1
                     else:
                         last[j] -= 1
                     changed = True
-                    moved = narrow(first, last, j, side)
-                    if moved is None or not flow.solve(first, last, moved):
+                    if not _narrow(first, last, j, succs, preds) or not flow.solve(first, last):
                         return None
     return first, last
+
+
+def schedule_in_windows(graph, first, last, out_of_time=None) -> list[int] | None:
+    """Issue cycles of a legal schedule with every operation ``j`` in ``first[j] .. last[j]``
+    (windows from :func:`shave_windows`), or ``None`` when none was found.
+
+    The constructive twin of shaving, a depth-first search over issue cycles as a constraint
+    solver does it: take the operation whose window starts first (then the narrowest), and
+    either pin it to that cycle or postpone it by one; after each step the latencies narrow
+    the windows and the transportation relaxation checks that everything still has room.
+    When every window is a single cycle the latencies hold (narrowing) and so do the issue
+    slots and units where every operation holds at most one unit for one cycle (there the
+    relaxation is exact; :func:`~lecturekit.core.verify.is_legal` is the judge: an answer it
+    rejects is not returned). Elsewhere, a non-pipelined unit for instance, the relaxation
+    lets through pins that are no schedule and the search can take exponential time (on
+    random 8-instruction blocks of ``lecture`` it often finds nothing in 5 s): use it where
+    it is exact, as the search does. ``out_of_time()`` is asked before each step; ``None`` then too.
+    The search of :mod:`lecturekit.core.optimal` places the order sorted by these cycles in
+    order, which is no longer (that module docstring's second fact).
+    """
+    g = as_graph(graph)
+    n = len(g.ops)
+    succs, preds = _latency_lists(g)
+    flow = _Transportation(g, list(range(n)), None)
+    stack = [(list(first), list(last))]
+    while stack:
+        if out_of_time is not None and out_of_time():
+            return None
+        a, b = stack.pop()
+        if not flow.solve(a, b):
+            continue
+        open_ = [j for j in range(n) if a[j] < b[j]]
+        if not open_:
+            if is_legal(g, a):
+                return a
+            continue
+        j = min(open_, key=lambda j: (a[j], b[j] - a[j], j))
+        later, pinned = (list(a), list(b)), (list(a), list(b))
+        later[0][j] += 1  # postponed (tried second: pushed first)
+        pinned[1][j] = a[j]
+        for child in (later, pinned):
+            if _narrow(child[0], child[1], j, succs, preds):
+                stack.append(child)
+    return None
 
 
 def bounds(graph) -> dict[str, int]:
@@ -678,6 +719,7 @@ __all__ = [
     "lower_bound",
     "one_iteration",
     "relaxed_bounds",
+    "schedule_in_windows",
     "shave_windows",
     "strong_lower_bound",
     "unit_bounds",

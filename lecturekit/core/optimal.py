@@ -85,6 +85,7 @@ from .bounds import (
     lower_bound,
     one_iteration,
     relaxed_bounds,
+    schedule_in_windows,
     shave_windows,
     strong_lower_bound,
 )
@@ -114,6 +115,8 @@ FBI_STARTS, FBI_ROUNDS = 24, 8
 #: engine="optsched" on multi-issue machines: the destructive bound (``shave_windows``) may run
 #: until this share of the time limit has passed
 SHAVE_SHARE = 0.5
+#: ... and a schedule within the windows it leaves is looked for until this share
+WINDOWS_SHARE = 0.7
 #: ... and only after a search of this many nodes has not finished (most blocks need no more)
 SHAVE_AFTER_NODES = 2000
 #: a weight that puts the bottleneck unit's operations before all others in a descent
@@ -647,8 +650,12 @@ def optimal_search(
       unit's first, and it starts again from the root. On issue 30's blocks this is what
       proves 66, 80 and 80 cycles optimal where the relaxations alone gave 65, 79 and 79
       (CP-SAT's bounds in 150 s: 63, 66 and 70), and what lets the search find the third
-      block's 80 (in about 350 nodes; without the windows not in 20,000). It runs until
-      ``SHAVE_SHARE`` of the time limit;
+      block's 80 (in about 350 nodes; without the windows not in 20,000). Where every
+      operation holds one unit for one cycle (the flow is then exact), a schedule within the
+      windows is first looked for directly, over issue cycles
+      (:func:`~lecturekit.core.bounds.schedule_in_windows`: pin or postpone, as a constraint
+      solver would). It runs until ``SHAVE_SHARE`` of the time limit (the direct look until
+      ``WINDOWS_SHARE``);
     * **symmetry and cheaper nodes**: two operations that could issue in the same cycle in either
       order are tried in one order only; the history table is consulted before the bounds, the
       bottleneck resource's bound is computed first, and operands' arrival cycles are kept up
@@ -988,7 +995,10 @@ def _shave(search: _Search, t0: float, time_limit: float | None, flow_eligible: 
     issues each operation within its narrowed window: the windows become the search's heads
     and tails (raising them prunes more; a schedule ending earlier still lies within them).
     It runs until ``SHAVE_SHARE`` of the time limit has passed; windows narrowed until then
-    are kept. Wherever it raises the bound, the flow relaxation is asked at nodes too."""
+    are kept. Wherever it raises the bound, the flow relaxation is asked at nodes too. Where
+    the windows hold and the incumbent is above the bound, a schedule within them is looked
+    for directly (:func:`~lecturekit.core.bounds.schedule_in_windows`, until
+    ``WINDOWS_SHARE`` of the time limit): found, it ends by the bound and is optimal."""
     g = search.g
 
     def stops() -> bool:
@@ -1004,6 +1014,27 @@ def _shave(search: _Search, t0: float, time_limit: float | None, flow_eligible: 
             break
         search.root_bound += 1
         raised = True
+    # (only where the relaxation is exact: every operation holds at most one unit for one
+    # cycle; elsewhere pinned windows pass it without being schedules, and the search drowns)
+    exact = all(
+        len(op.reservations) <= 1 and sum(r.cycles for r in op.reservations) <= 1 for op in g.ops
+    )
+    if windows is not None and exact and search.best > search.root_bound and not stops():
+        # a schedule within the windows, looked for directly (over issue cycles) until
+        # WINDOWS_SHARE of the time limit: sorted by issue cycle and placed in order it is
+        # no longer, so it ends by the bound and proves it
+        def stops_looking() -> bool:
+            return search.out_of_time() or (
+                time_limit is not None and time.perf_counter() - t0 > time_limit * WINDOWS_SHARE
+            )
+
+        cycles = schedule_in_windows(g, *windows, stops_looking)
+        if cycles is not None:
+            order = sorted(range(search.n), key=lambda j: (cycles[j], j))
+            length = evaluate(g, order).length
+            if length < search.best:
+                search.best, search.best_order = length, order
+                search.event(N_("incumbent"), _("new incumbent: {best} cycles").format(best=length))
     if windows is not None and search.best == search.root_bound + 1:
         first, last = windows
         search.head = [max(h, a) for h, a in zip(search.head, first, strict=True)]
