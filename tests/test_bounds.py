@@ -5,17 +5,19 @@ import random
 
 import pytest
 from conftest import SIX_BLOCK
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from lecturekit.asm.random_blocks import random_block
-from lecturekit.core import Edge, Graph, Operation, Reservation, evaluate
+from lecturekit.core import Edge, Graph, Operation, Reservation, Schedule, evaluate, verify
 from lecturekit.core.bounds import (
     ISSUE,
+    _Transportation,
     alap,
     asap,
     bounds,
     critical_path_bound,
+    flow_assignment,
     flow_feasible,
     heads_and_tails,
     heights,
@@ -23,6 +25,8 @@ from lecturekit.core.bounds import (
     jackson_bound,
     lower_bound,
     relaxed_bounds,
+    schedule_in_windows,
+    shave_windows,
     strong_lower_bound,
     unit_bounds,
 )
@@ -217,3 +221,181 @@ def test_flow_counts_the_slots_already_taken():
     assert flow_feasible(g, head, tail, e + 2, [2, 3])  # without the taken slots it would fit
     # a unit slot taken counts too: B busy in cycle e + 1 leaves the b's only cycle e
     assert not flow_feasible(g, head, tail, e + 2, [2, 3], {"B": {e + 1: 1}})
+
+
+def _witness_fits(g, head, tail, target, cycle, ops=None, busy=None):
+    """Whether ``cycle`` (a flow_assignment witness) places every operation asked about in its
+    window, within the free issue slots and the free places of each unit."""
+    busy = busy or {}
+    todo = range(len(g.ops)) if ops is None else ops
+    if set(cycle) != set(todo):
+        return False
+    issued, used = {}, {}
+    for j, t in cycle.items():
+        if not head[j] <= t <= target - tail[j]:
+            return False
+        issued[t] = issued.get(t, 0) + 1
+        if len(g.ops[j].reservations) == 1:
+            r = g.ops[j].reservations[0]
+            used[(r.unit, t + r.offset)] = used.get((r.unit, t + r.offset), 0) + 1
+    return all(
+        k + busy.get(ISSUE, {}).get(t, 0) <= g.issue_width for t, k in issued.items()
+    ) and all(k + busy.get(u, {}).get(c, 0) <= g.units[u] for (u, c), k in used.items())
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    size=st.integers(4, 40),
+    registers=st.integers(3, 32),
+    shift=st.integers(-2, 3),
+    moved=st.integers(0, 5),
+)
+def test_flow_witness_fits_and_a_kept_flow_changes_no_answer(seed, size, registers, shift, moved):
+    g = analyze(random_block(seed, size=size, registers=registers, opcodes=OPCODES), "dual").graph
+    head, tail = heads_and_tails(g)
+    target = strong_lower_bound(g) + shift
+    cold = flow_assignment(g, head, tail, target)
+    assert (cold is not None) == flow_feasible(g, head, tail, target)
+    if cold is None:
+        return
+    assert _witness_fits(g, head, tail, target, cold)
+    # narrower windows asked of the flow kept from the first question, as shaving asks them
+    n = len(g.ops)
+    flow = _Transportation(g, list(range(n)), None)
+    first, last = list(head), [target - q for q in tail]
+    assert flow.solve(first, last)
+    rng = random.Random(seed)
+    for _round in range(3):
+        changed = rng.sample(range(n), min(moved, n))
+        for j in changed:  # narrower or wider: the kept flow must follow either way
+            first[j] += rng.randint(-1, 2)
+        kept = flow.solve(first, last)
+        fresh = flow_assignment(g, first, [target - b for b in last], target)
+        assert kept == (fresh is not None)
+        if kept:
+            assert _witness_fits(g, first, [target - b for b in last], target, flow.where)
+
+
+# --- destructive lower bounding (issue 30, item 3) ---
+
+
+def test_shaving_sees_what_the_flow_alone_cannot():
+    # the flow without precedence fits a and b into the two slots of cycle e; but b reads a
+    # (latency 1), so one of them is one cycle later, and the chain a -> b -> c of latencies
+    # 1 and 1 ends only at e + 3, while with the bound e + 2 the windows of a, b, c are
+    # {e}, {e .. e + 1}, {e + 1}: pinning b to e leaves a no cycle, pinning b to e + 1 leaves
+    # c none
+    ops = [Operation(x, reservations=(Reservation("A", 0, 1),), tail=1) for x in "abc"]
+    g = Graph(ops, [Edge(0, 1, 1), Edge(1, 2, 1)], units={"A": 2}, issue_width=2)
+    e = g.earliest
+    head, tail = heads_and_tails(g)
+    assert brute_force_optimal(g)[1] == e + 3
+    windows = shave_windows(g, head, tail, e + 3)
+    assert windows is not None and windows == ([e, e + 1, e + 2], [e, e + 1, e + 2])
+    assert shave_windows(g, head, tail, e + 2) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    size=st.integers(1, 8),
+    registers=st.integers(3, 32),
+    machine=st.sampled_from(["dual", "lecture"]),
+)
+def test_shaving_never_refutes_the_optimum_and_keeps_an_optimal_schedule(
+    seed, size, registers, machine
+):
+    g = analyze(random_block(seed, size=size, registers=registers, opcodes=OPCODES), machine).graph
+    order, best = brute_force_optimal(g)
+    s = evaluate(g, order)
+    head, tail = heads_and_tails(g)
+    windows = shave_windows(g, head, tail, best)
+    assert windows is not None  # the optimum ends by ``best``: no window may empty
+    first, last = windows
+    assert all(first[j] <= s.start[j] <= last[j] for j in range(len(g.ops)))
+    for target in range(best - 3, best):  # below the optimum it may refute or not, never err
+        shave_windows(g, head, tail, target)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_shaving_on_larger_dual_blocks_agrees_with_the_classic_search(seed):
+    # 20 to 30 instructions: the classic engine (no shaving) proves the optimum; the windows at
+    # it must hold that schedule (they hold every schedule ending by then)
+    from lecturekit.core.optimal import optimal_schedule
+
+    rng = random.Random(seed)
+    prog = random_block(rng, size=rng.randint(20, 30), registers=rng.choice((8, 32)))
+    g = analyze(prog, "dual").graph
+    best = optimal_schedule(g, engine="classic", time_limit=None, node_limit=200_000)
+    assert best.info["proven_optimal"]
+    head, tail = heads_and_tails(g)
+    windows = shave_windows(g, head, tail, best.length)
+    assert windows is not None
+    first, last = windows
+    assert all(a <= t <= b for a, t, b in zip(first, best.start, last, strict=True))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_flow_never_refutes_a_schedule_with_mixed_offsets(data):
+    # hand-built graphs where one unit is reserved at different offsets after issue, for
+    # several cycles, or together with another unit: the flow forgets what it cannot model and
+    # never rules out the length of an actual schedule (the brute force over orders)
+    n = data.draw(st.integers(1, 6))
+    units = {"A": data.draw(st.integers(1, 2)), "B": 1}
+    ops = []
+    for i in range(n):
+        picked = data.draw(st.lists(st.sampled_from(["A", "B"]), max_size=2, unique=True))
+        reservations = tuple(
+            Reservation(u, data.draw(st.integers(0, 1)), data.draw(st.integers(1, 2)))
+            for u in picked
+        )
+        ops.append(Operation(f"o{i}", reservations=reservations, tail=data.draw(st.integers(1, 3))))
+    edges = [
+        Edge(a, b, data.draw(st.integers(0, 2)))
+        for a in range(n)
+        for b in range(a + 1, n)
+        if data.draw(st.booleans())
+    ]
+    g = Graph(ops, edges, units=units, issue_width=data.draw(st.integers(1, 3)))
+    order, best = brute_force_optimal(g)
+    verify(g, evaluate(g, order))
+    head, tail = heads_and_tails(g)
+    assert flow_feasible(g, head, tail, best)
+    assert shave_windows(g, head, tail, best) is not None
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    size=st.integers(1, 8),
+    registers=st.integers(3, 32),
+    machine=st.sampled_from(["dual", "lecture"]),
+)
+def test_schedule_in_windows_finds_the_optimum_and_nothing_shorter(seed, size, registers, machine):
+    # a complete search: within the shaved windows at the brute-force optimum it finds a legal
+    # schedule ending by it; one cycle lower there is none to find. Where the relaxation is
+    # exact (every operation holds one unit for one cycle: no div, no non-pipelined unit)
+    g = analyze(random_block(seed, size=size, registers=registers, opcodes=OPCODES), machine).graph
+    assume(all(len(op.reservations) == 1 and op.reservations[0].cycles == 1 for op in g.ops))
+    _order, best = brute_force_optimal(g)
+    head, tail = heads_and_tails(g)
+    first, last = shave_windows(g, head, tail, best)
+    cycles = schedule_in_windows(g, first, last)
+    assert cycles is not None
+    s = verify(g, Schedule(g, cycles))
+    assert s.length <= best and all(
+        a <= t <= b for a, t, b in zip(first, cycles, last, strict=True)
+    )
+    # sorted by issue cycle and placed in order: no longer (the search's own terms)
+    assert evaluate(g, sorted(range(len(g.ops)), key=lambda j: (cycles[j], j))).length <= best
+    lower = shave_windows(g, head, tail, best - 1)
+    assert lower is None or schedule_in_windows(g, *lower) is None
+
+
+def test_schedule_in_windows_gives_up_when_told():
+    g = analyze(random_block(3, size=8, registers=8), "dual").graph
+    head, tail = heads_and_tails(g)
+    _order, best = brute_force_optimal(g)
+    assert schedule_in_windows(g, *shave_windows(g, head, tail, best), lambda: True) is None

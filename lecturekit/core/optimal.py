@@ -52,6 +52,10 @@ tried earliest placement first, then by height. The first incumbent is the best 
 * **Time limit.** After ``time_limit`` seconds (or ``node_limit`` nodes) the best order found is
   returned with ``info["proven_optimal"]`` false, unless it already meets the lower bound.
 
+engine="optsched" adds stronger bounds (resource-constrained heads and tails, a flow
+relaxation, destructive lower bounding by shaving time windows) and better first incumbents:
+see :func:`optimal_search`.
+
 ``info``: ``lower_bound`` (of the whole block), ``proven_optimal``, ``nodes`` (prefixes
 placed), ``seconds``, ``pruned_bound``, ``pruned_dominance``, ``timed_out``, ``initial`` (the list
 schedule the search started from), ``exact_over_issue_cycles``; engine="optsched" also
@@ -81,6 +85,8 @@ from .bounds import (
     lower_bound,
     one_iteration,
     relaxed_bounds,
+    schedule_in_windows,
+    shave_windows,
     strong_lower_bound,
 )
 from .evaluate import evaluate
@@ -105,7 +111,16 @@ EXACT_TAIL_BUDGET = 40_000
 #: engine="optsched": descents improved by forward-backward rounds (each round a descent by the
 #: latest starts of the previous one, right-justified), from this many random descents, at most
 #: this many rounds each, while the descents take under a tenth of the time limit
-FBI_STARTS, FBI_ROUNDS = 16, 8
+FBI_STARTS, FBI_ROUNDS = 24, 8
+#: engine="optsched" on multi-issue machines: the destructive bound (``shave_windows``) may run
+#: until this share of the time limit has passed
+SHAVE_SHARE = 0.5
+#: ... and a schedule within the windows it leaves is looked for until this share
+WINDOWS_SHARE = 0.7
+#: ... and only after a search of this many nodes has not finished (most blocks need no more)
+SHAVE_AFTER_NODES = 2000
+#: a weight that puts the bottleneck unit's operations before all others in a descent
+BOTTLENECK_FIRST = 1000
 #: engine="optsched" with a time limit of at least this many seconds (or none): when the
 #: descents miss the root bound, the improved list heuristic (forward-backward improvement) is
 #: one more first incumbent; it cannot be interrupted, so not within short limits
@@ -213,6 +228,7 @@ class _Search:
             for u in g.units
         )
         self.est = [0] * n
+        self.dive_start: list[int] = []  # the issue cycles of the last descent
         #: the resources whose relaxed bounds a node checks, the one of largest root bound first
         self.resources = [] if self.width is None or self.issue_implied else [ISSUE]
         self.resources += list(g.units)
@@ -332,9 +348,55 @@ class _Search:
             t, _, j = pick
             undo.append((j, self.apply(j, t)))
         result = (self.maxfin, list(self.order))
+        self.dive_start = list(self.start)  # its issue cycles (forward-backward rounds use them)
         for j, saved in reversed(undo):
             self.undo(j, saved)
         return result
+
+    def bottleneck_users(self) -> list[bool]:
+        """Per operation, whether it uses the unit of the largest root bound (the resources are
+        sorted by it; no unit: all False)."""
+        bottleneck = next((r for r in self.resources if r != ISSUE), None)
+        return [any(u == bottleneck for u, _o, _c in self.resv[j]) for j in range(self.n)]
+
+    def forward_backward(
+        self, rng: random.Random, forward: int = 0, backward: int = 0
+    ) -> tuple[int, list[int]]:
+        """Forward-backward improvement with the search's own descents: a descent by the tails
+        (ties at random), then rounds of a descent by the latest starts of the last one (each
+        operation moved as late as the last one's length allows:
+        :func:`~lecturekit.core.list_sched.right_justify`; the earliest latest start first), at
+        most ``FBI_ROUNDS``, while no round is worse. Returns the last (length, order): no
+        longer than the first descent, an order the search places as it would.
+
+        ``forward`` and ``backward`` weigh the *bottleneck unit* (the unit of the largest root
+        bound, :meth:`bottleneck_users`): among the operations that can issue equally early,
+        one using it counts ``forward`` cycles of tail more in the first descent, and
+        ``backward`` cycles of latest start less in the later ones (``BOTTLENECK_FIRST``:
+        before all others). On issue 30's ``dual`` blocks the ALU is busy nearly every cycle:
+        a cycle it idles is a cycle lost, and tails alone do not see it."""
+        from .list_sched import right_justify
+
+        uses = self.bottleneck_users()
+        key = [
+            (q + forward * u) * 64 + rng.randrange(64) for q, u in zip(self.key, uses, strict=True)
+        ]
+        length, order = self.dive(key)
+        for _round in range(FBI_ROUNDS):
+            if length <= self.root_bound:
+                break
+            late = right_justify(self.g, Schedule(self.g, self.dive_start, order=order))
+            if late is None:
+                break
+            key = [
+                (-t * 16 + backward * u) * 64 + rng.randrange(64)
+                for t, u in zip(late, uses, strict=True)
+            ]
+            length2, order2 = self.dive(key)
+            if length2 > length:
+                break
+            length, order = length2, order2
+        return length, order
 
     # -- bounding ------------------------------------------------------------------------
     def base(self) -> int:
@@ -571,8 +633,29 @@ def optimal_search(
       more than the whole search on a 100-instruction block; when they miss the root bound
       (raised by the exact tails and the flow relaxation below), forward-backward rounds of
       descents (each by the right-justified latest starts of the last; ``FBI_STARTS`` x
-      ``FBI_ROUNDS``) and, with a time limit of at least ``IMPROVED_MIN_LIMIT`` (or none), the
-      improved list heuristic: they pack wide blocks' issue slots better;
+      ``FBI_ROUNDS``), two starts in three with the *bottleneck unit's* operations first among
+      those that can issue equally early (the unit of the largest root bound: on a ``dual``
+      block whose ALU is busy nearly every cycle, a cycle the ALU idles is a cycle lost, and
+      tails alone do not see it; on issue 30's blocks 120002, 150000 and 150002 the first
+      incumbents went from 69, 83 and 83 cycles to 66, 80 and 81), and, with a time limit of
+      at least ``IMPROVED_MIN_LIMIT`` (or none), the improved list heuristic: they pack wide
+      blocks' issue slots better;
+    * **destructive lower bounding** (issue width 2 or more, when ``SHAVE_AFTER_NODES`` nodes of
+      search have not finished): :func:`~lecturekit.core.bounds.shave_windows` asks "can any
+      schedule end by the root bound?" by narrowing every operation's window with the flow
+      relaxation and the latencies; each "no" raises the bound by one. Where the answer stays
+      open and the incumbent is one cycle above the bound, the narrowed windows become the
+      search's heads and tails (it only looks for schedules ending by the bound, and they all
+      lie within the windows), its children are tried by those tails with the bottleneck
+      unit's first, and it starts again from the root. On issue 30's blocks this is what
+      proves 66, 80 and 80 cycles optimal where the relaxations alone gave 65, 79 and 79
+      (CP-SAT's bounds in 150 s: 63, 66 and 70), and what lets the search find the third
+      block's 80 (in about 350 nodes; without the windows not in 20,000). Where every
+      operation holds one unit for one cycle (the flow is then exact), a schedule within the
+      windows is first looked for directly, over issue cycles
+      (:func:`~lecturekit.core.bounds.schedule_in_windows`: pin or postpone, as a constraint
+      solver would). It runs until ``SHAVE_SHARE`` of the time limit (the direct look until
+      ``WINDOWS_SHARE``);
     * **symmetry and cheaper nodes**: two operations that could issue in the same cycle in either
       order are tried in one order only; the history table is consulted before the bounds, the
       bottleneck resource's bound is computed first, and operands' arrival cycles are kept up
@@ -757,7 +840,8 @@ def _optimal_search(
     # at the nodes too, but only where it proved more at the root: elsewhere it seldom cuts a
     # node off and costs as much as a hundred (measured: a 50-instruction dual block proven in
     # 8 s without it, not in 10 s with it)
-    search.flow_at_nodes = search.flow_at_nodes and flow_raised
+    flow_eligible = search.flow_at_nodes
+    search.flow_at_nodes = flow_eligible and flow_raised
     if (
         search.strong
         and initial
@@ -767,14 +851,13 @@ def _optimal_search(
         and not search.timed_out
     ):
         # still above the (raised) root bound: better first incumbents for wide blocks
-        from .list_sched import improved_schedule, right_justify
+        from .list_sched import improved_schedule
 
         rng = random.Random(n + 1)
         t1 = time.perf_counter()
-
-        for _unused in range(FBI_STARTS):
-            # forward-backward improvement with the search's own descents: from a random
-            # descent, one by the latest starts of the last (right-justified), while no worse
+        for k in range(FBI_STARTS):
+            # two starts in three weigh the bottleneck unit (see forward_backward): strictly
+            # first forward, or a few cycles of tail forward and strictly first backward
             if (
                 search.best <= search.root_bound
                 or search.out_of_time()
@@ -782,20 +865,8 @@ def _optimal_search(
                 and time.perf_counter() - t1 > time_limit / 10
             ):
                 break
-            length, order = search.dive([q * 64 + rng.randrange(64) for q in search.key])
-            for _round in range(FBI_ROUNDS):
-                if length < search.best:
-                    search.best, search.best_order = length, order
-                    initial_length = length
-                if length <= search.root_bound:
-                    break
-                late = right_justify(g, evaluate(g, order))
-                if late is None:
-                    break
-                length2, order2 = search.dive([-t * 64 + rng.randrange(64) for t in late])
-                if length2 > length:
-                    break
-                length, order = length2, order2
+            c, b = ((0, 0), (BOTTLENECK_FIRST, 0), (rng.randrange(3, 12), BOTTLENECK_FIRST))[k % 3]
+            length, order = search.forward_backward(rng, c, b)
             if length < search.best:
                 search.best, search.best_order = length, order
                 initial_length = length
@@ -811,6 +882,16 @@ def _optimal_search(
             if length < search.best:
                 search.best, search.best_order = length, order
                 initial_length = length
+    # the destructive bound (see _shave), after a short search: most blocks need no more
+    shaving = (
+        search.strong
+        and prune
+        and search.uniform
+        and search.width is not None
+        and search.width > 1
+        and bool(g.units)
+        and n <= STRONG_BOUNDS_MAX
+    )
     search.event(
         N_("start"),
         _("lower bound {root_bound}; list scheduling gives {best}").format(
@@ -831,7 +912,26 @@ def _optimal_search(
         old_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old_limit, n + 500))
         try:
+            node_limit = search.node_limit
+            if shaving:
+                search.node_limit = min(SHAVE_AFTER_NODES, node_limit or SHAVE_AFTER_NODES)
             search.dfs()
+            search.node_limit = node_limit
+            if (
+                shaving
+                and search.timed_out
+                and search.best is not None
+                and not search.out_of_time()
+            ):
+                # not done within SHAVE_AFTER_NODES nodes: shave, then search again from the
+                # root (with a fresh history: a prefix remembered but not finished would cut
+                # itself off) with the raised bound and the narrowed windows
+                search.stop = search.timed_out = False
+                search.memo.clear()
+                search.memo_size = 0
+                _shave(search, t0, time_limit, flow_eligible)
+                if search.best > search.root_bound and not search.timed_out:
+                    search.dfs()
         finally:
             sys.setrecursionlimit(old_limit)
     seconds = time.perf_counter() - search.t0
@@ -885,6 +985,75 @@ def _optimal_search(
         )
     search.events[-1].seconds = seconds
     return sched, search.events
+
+
+def _shave(search: _Search, t0: float, time_limit: float | None, flow_eligible: bool) -> None:
+    """Destructive lower bounding (:func:`~lecturekit.core.bounds.shave_windows`) for a search
+    that did not finish quickly: while shaving refutes "some schedule ends by the root bound",
+    the bound rises by one. Where the windows hold and the incumbent is one cycle above the
+    bound, the search looks only for schedules ending by the bound, and every one of those
+    issues each operation within its narrowed window: the windows become the search's heads
+    and tails (raising them prunes more; a schedule ending earlier still lies within them).
+    It runs until ``SHAVE_SHARE`` of the time limit has passed; windows narrowed until then
+    are kept. Wherever it raises the bound, the flow relaxation is asked at nodes too. Where
+    the windows hold and the incumbent is above the bound, a schedule within them is looked
+    for directly (:func:`~lecturekit.core.bounds.schedule_in_windows`, until
+    ``WINDOWS_SHARE`` of the time limit): found, it ends by the bound and is optimal."""
+    g = search.g
+
+    def stops() -> bool:
+        return search.out_of_time() or (
+            time_limit is not None and time.perf_counter() - t0 > time_limit * SHAVE_SHARE
+        )
+
+    windows = None
+    raised = False
+    while search.best > search.root_bound and not stops():
+        windows = shave_windows(g, search.head, search.q, search.root_bound, stops)
+        if windows is not None:
+            break
+        search.root_bound += 1
+        raised = True
+    # (only where the relaxation is exact: every operation holds at most one unit for one
+    # cycle; elsewhere pinned windows pass it without being schedules, and the search drowns)
+    exact = all(
+        len(op.reservations) <= 1 and sum(r.cycles for r in op.reservations) <= 1 for op in g.ops
+    )
+    if windows is not None and exact and search.best > search.root_bound and not stops():
+        # a schedule within the windows, looked for directly (over issue cycles) until
+        # WINDOWS_SHARE of the time limit: sorted by issue cycle and placed in order it is
+        # no longer, so it ends by the bound and proves it
+        def stops_looking() -> bool:
+            return search.out_of_time() or (
+                time_limit is not None and time.perf_counter() - t0 > time_limit * WINDOWS_SHARE
+            )
+
+        cycles = schedule_in_windows(g, *windows, stops_looking)
+        if cycles is not None:
+            order = sorted(range(search.n), key=lambda j: (cycles[j], j))
+            length = evaluate(g, order).length
+            if length < search.best:
+                search.best, search.best_order = length, order
+                search.event(N_("incumbent"), _("new incumbent: {best} cycles").format(best=length))
+    if windows is not None and search.best == search.root_bound + 1:
+        first, last = windows
+        search.head = [max(h, a) for h, a in zip(search.head, first, strict=True)]
+        search.q = [max(q, search.root_bound - b) for q, b in zip(search.q, last, strict=True)]
+        # children by these tails, the bottleneck unit's first (as in the descents above)
+        search.key = [
+            q + BOTTLENECK_FIRST * u
+            for q, u in zip(search.q, search.bottleneck_users(), strict=True)
+        ]
+    if raised:
+        search.flow_at_nodes = flow_eligible
+        search.event(
+            N_("progress"),
+            _("shaving the windows raises the lower bound to {root_bound}").format(
+                root_bound=search.root_bound
+            ),
+        )
+    if search.out_of_time():
+        search.timed_out = True
 
 
 def _exact_tail_oracle(g: Graph, t0: float, time_limit: float | None):
