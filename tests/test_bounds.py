@@ -94,6 +94,17 @@ def test_unlimited_width_and_empty_graph():
     assert lower_bound(Graph([])) == 0
 
 
+def test_heads_and_tails_without_issue_width_or_units_are_the_latencies_alone():
+    """No issue slots and no unit to count: the resource-constrained heads and tails are asap
+    and heights, and the strong bound is the critical path (it used to raise a TypeError)."""
+    g = Graph(
+        [Operation("a", tail=2), Operation("b", tail=1), Operation("c", tail=1)],
+        [Edge(0, 1, 3), Edge(0, 2, 1), Edge(2, 1, 1)],
+    )
+    assert heads_and_tails(g) == (asap(g), heights(g))
+    assert strong_lower_bound(g) == critical_path_bound(g) == 5
+
+
 def test_unit_bound_counts_non_pipelined_cycles():
     # three multiplies on the lecture machine hold the single ALU 3 cycles each
     g = analyze("mul $t0, $t1, $t2\nmul $t3, $t4, $t5\nmul $t6, $t7, $t8", "lecture").graph

@@ -357,7 +357,8 @@ def heads_and_tails(
         dist = _longest_paths(j, preds, (topo[k] for k in range(pos, -1, -1)))  # to j
         if len(dist) > 1:
             v = _relaxed_max(g, ((i, head[i], d) for i, d in dist.items()))
-            head[j] = max(head[j], v)
+            if v is not None:  # None: no issue width and no unit among them
+                head[j] = max(head[j], v)
     for pos in range(n - 1, -1, -1):
         i = topo[pos]
         for d, lat in succs[i]:
@@ -365,7 +366,8 @@ def heads_and_tails(
         dist = _longest_paths(i, succs, (topo[k] for k in range(pos, n)))  # from i
         if len(dist) > 1:
             v = _relaxed_max(g, ((j, d, tail[j]) for j, d in dist.items()))
-            tail[i] = max(tail[i], v)
+            if v is not None:
+                tail[i] = max(tail[i], v)
             if tail_of is not None:
                 v = tail_of(i, dist, tail)
                 if v is not None and v > tail[i]:
