@@ -10,7 +10,7 @@ tear-down time and the worker that ran it, then prints
 * per-file totals (with the worker each file ran on), longest first,
 * the slowest single phases (a session fixture's set-up shows in its first test's set-up).
 
-The README says "about seven minutes on two cores"; this script is how to check that claim
+The README says "about five and a half minutes on two cores"; this script is how to check that claim
 (issue 28). Timings on a shared machine are noisy: quote the wall time with the load it ran under
 (printed: the load average before and after).
 
